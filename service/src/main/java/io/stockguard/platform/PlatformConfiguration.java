@@ -1,0 +1,48 @@
+package io.stockguard.platform;
+
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+
+@Configuration(proxyBeanMethods = false)
+class PlatformConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    SqlDialect sqlDialect(DataSource dataSource) {
+        return SqlDialect.of(dataSource);
+    }
+
+    /** One migration set per database family: {@code db/migration/postgresql} or {@code db/migration/mysql}. */
+    @Bean
+    FlywayConfigurationCustomizer migrationsPerDialect() {
+        return configuration -> configuration.locations(
+                "classpath:db/migration/" + SqlDialect.of(configuration.getDataSource()).folder());
+    }
+
+    /**
+     * Strict JSON: a quantity of {@code 1.5} or {@code "2"} is refused rather than silently read as
+     * 1 or 2, an unknown or repeated field is refused rather than ignored. In an inventory API a
+     * lenient parser turns a caller's bug into a wrong stock change.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer strictJson() {
+        return builder -> builder
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+}

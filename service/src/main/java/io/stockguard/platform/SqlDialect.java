@@ -1,0 +1,46 @@
+package io.stockguard.platform;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * The two database families StockGuard supports. MariaDB and MySQL 8 share one set of migrations
+ * and statements; every statement that differs between the families lives in a per-dialect file.
+ */
+public enum SqlDialect {
+    POSTGRESQL("postgresql"),
+    MYSQL("mysql");
+
+    private final String folder;
+
+    SqlDialect(String folder) {
+        this.folder = folder;
+    }
+
+    /** The resource folder name used for migrations and statement files. */
+    public String folder() {
+        return folder;
+    }
+
+    public static SqlDialect of(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return ofProductName(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the database to detect its dialect: " + e.getMessage(), e);
+        }
+    }
+
+    static SqlDialect ofProductName(String productName) {
+        String name = productName.toLowerCase(Locale.ROOT);
+        if (name.contains("postgres")) {
+            return POSTGRESQL;
+        }
+        if (name.contains("mysql") || name.contains("mariadb")) {
+            return MYSQL;
+        }
+        throw new IllegalStateException("unsupported database '" + productName
+                + "': StockGuard runs on PostgreSQL, MySQL 8 or MariaDB");
+    }
+}

@@ -1,0 +1,50 @@
+package io.stockguard.platform;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * A W3C trace id (32 lower-case hex digits, not all zero). It travels from the request through the
+ * hot store event and the journal row, so one order can be followed across every layer.
+ */
+public record TraceId(String value) {
+
+    private static final Pattern HEX_32 = Pattern.compile("[0-9a-f]{32}");
+    private static final String ALL_ZERO = "0".repeat(32);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    public TraceId {
+        if (value == null || !HEX_32.matcher(value).matches() || value.equals(ALL_ZERO)) {
+            throw new IllegalArgumentException("a trace id is 32 lower-case hex digits, not all zero");
+        }
+    }
+
+    public static TraceId random() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        bytes[0] |= 0x01;
+        return new TraceId(HexFormat.of().formatHex(bytes));
+    }
+
+    /** Reads the trace id from a W3C {@code traceparent} header, or returns null if it is malformed. */
+    public static TraceId fromTraceparent(String header) {
+        if (header == null) {
+            return null;
+        }
+        String[] parts = header.trim().split("-");
+        if (parts.length < 4 || !parts[0].matches("[0-9a-f]{2}") || parts[0].equals("ff")) {
+            return null;
+        }
+        String candidate = parts[1];
+        if (!HEX_32.matcher(candidate).matches() || candidate.equals(ALL_ZERO)) {
+            return null;
+        }
+        return new TraceId(candidate);
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

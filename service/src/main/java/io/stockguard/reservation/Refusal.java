@@ -1,0 +1,137 @@
+package io.stockguard.reservation;
+
+import io.stockguard.platform.ProblemCode;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * An operation that changed nothing, and why. Each refusal names its stable problem code; the web
+ * edge maps that code to HTTP once, for every operation.
+ */
+public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockChangeOutcome {
+
+    ProblemCode code();
+
+    String detail();
+
+    /** Extra fields for the problem body (the SKU, the quantity that was available, …). */
+    default Map<String, Object> properties() {
+        return Map.of();
+    }
+
+    record InsufficientStock(SkuId skuId, long requested, long available) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.INSUFFICIENT_STOCK;
+        }
+
+        public String detail() {
+            return "SKU " + skuId + " has " + available + " available, " + requested + " requested";
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("skuId", skuId.value(), "requested", requested, "available", available);
+        }
+    }
+
+    record SkuFrozen(SkuId skuId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.SKU_FROZEN;
+        }
+
+        public String detail() {
+            return "SKU " + skuId + " is frozen: it is temporarily not sold";
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("skuId", skuId.value());
+        }
+    }
+
+    record Throttled(SkuId skuId, Duration retryAfter) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.THROTTLED;
+        }
+
+        public String detail() {
+            return "SKU " + skuId + " is throttled; retry after " + retryAfter.toSeconds() + " s";
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("skuId", skuId.value(), "retryAfterSeconds", retryAfter.toSeconds());
+        }
+    }
+
+    record UnknownSku(SkuId skuId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.UNKNOWN_SKU;
+        }
+
+        public String detail() {
+            return "SKU " + skuId + " does not exist";
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("skuId", skuId.value());
+        }
+    }
+
+    record UnknownOrder(OrderId orderId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.UNKNOWN_ORDER;
+        }
+
+        public String detail() {
+            return "order " + orderId + " has no reservation";
+        }
+    }
+
+    /** The same idempotency key was used before for a different request. */
+    record IdempotencyConflict(String key) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.IDEMPOTENCY_CONFLICT;
+        }
+
+        public String detail() {
+            return key + " was already used with different contents; use a new id for a different request";
+        }
+    }
+
+    record OrderCancelled(OrderId orderId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.ORDER_CANCELLED;
+        }
+
+        public String detail() {
+            return "order " + orderId + " is cancelled";
+        }
+    }
+
+    record OrderExpired(OrderId orderId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.ORDER_EXPIRED;
+        }
+
+        public String detail() {
+            return "the reservation of order " + orderId + " expired and its stock was returned";
+        }
+    }
+
+    /**
+     * The store could not be reached or failed. When {@code outcomeUnknown} is false the change was
+     * certainly not applied; when true it failed while committing and may have been. In both cases
+     * a retry with the same id is safe and returns the real outcome.
+     */
+    record Unavailable(boolean outcomeUnknown, String reason) implements Refusal {
+        public ProblemCode code() {
+            return outcomeUnknown ? ProblemCode.OUTCOME_UNKNOWN : ProblemCode.UNAVAILABLE;
+        }
+
+        public String detail() {
+            return outcomeUnknown
+                    ? "the store failed while committing (" + reason + "); retry with the same id to learn the outcome"
+                    : "the change was not applied (" + reason + "); retrying with the same id is safe";
+        }
+    }
+}

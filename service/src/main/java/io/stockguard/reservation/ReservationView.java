@@ -1,0 +1,19 @@
+package io.stockguard.reservation;
+
+import io.stockguard.stock.OrderId;
+import java.time.Instant;
+import java.util.List;
+
+/** A reservation as callers and operators see it. */
+public record ReservationView(OrderId orderId, ReservationState state, List<ReservedLine> lines, Instant createdAt,
+        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId) {
+
+    public ReservationView {
+        lines = List.copyOf(lines);
+    }
+
+    /** True for the record an early cancel leaves behind: cancelled, never reserved. */
+    public boolean isTombstone() {
+        return state == ReservationState.CANCELLED && lines.isEmpty();
+    }
+}

@@ -1,0 +1,121 @@
+package io.stockguard.reservation;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.stockguard.platform.Caller;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
+
+/**
+ * The reservation API every caller uses, in front of whichever {@link StockLedger} the tier
+ * configures. It measures every operation, retries a lost lock race a bounded number of times,
+ * and turns store failures into refusals that say whether the change may have been applied.
+ */
+@Service
+public class Reservations {
+
+    private static final Logger log = LoggerFactory.getLogger(Reservations.class);
+
+    private final StockLedger ledger;
+    private final ReservationProperties properties;
+    private final MeterRegistry meters;
+
+    Reservations(StockLedger ledger, ReservationProperties properties, MeterRegistry meters) {
+        this.ledger = ledger;
+        this.properties = properties;
+        this.meters = meters;
+    }
+
+    public ReservationOutcome reserve(ReserveCommand command) {
+        return measured("reserve", () -> ledger.reserve(command));
+    }
+
+    public OrderOutcome confirm(OrderId orderId, Caller caller) {
+        return measured("confirm", () -> ledger.confirm(orderId, caller));
+    }
+
+    public OrderOutcome cancel(OrderId orderId, Caller caller) {
+        return measured("cancel", () -> ledger.cancel(orderId, caller));
+    }
+
+    public StockChangeOutcome apply(StockCommand command) {
+        return measured(operationOf(command), () -> ledger.apply(command));
+    }
+
+    public Optional<SkuStockView> stock(SkuId skuId) {
+        return ledger.stock(skuId);
+    }
+
+    public Optional<ReservationView> reservation(OrderId orderId) {
+        return ledger.reservation(orderId);
+    }
+
+    public Duration defaultTtl() {
+        return properties.defaultTtl();
+    }
+
+    private <T> T measured(String operation, Supplier<T> call) {
+        Timer.Sample sample = Timer.start(meters);
+        T outcome = withRetries(operation, call);
+        sample.stop(Timer.builder("stockguard.operations")
+                .description("Reservation and stock operations by outcome and serving path")
+                .tag("op", operation)
+                .tag("outcome", outcomeTag(outcome))
+                .tag("path", ledger.path())
+                .publishPercentileHistogram()
+                .register(meters));
+        return outcome;
+    }
+
+    /**
+     * Every ledger operation is idempotent and rolls back completely when it fails, so repeating
+     * one that lost a lock race (a deadlock victim, a lock wait timeout) cannot apply it twice.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T withRetries(String operation, Supplier<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (ConcurrencyFailureException e) {
+                if (attempt >= properties.lockRetries()) {
+                    log.warn("{} lost {} lock races in a row; answering UNAVAILABLE", operation, attempt, e);
+                    return (T) new Refusal.Unavailable(false, "lock contention");
+                }
+            } catch (TransactionSystemException e) {
+                log.error("{} failed while committing; outcome unknown", operation, e);
+                return (T) new Refusal.Unavailable(true, "database failed during commit");
+            } catch (DataAccessException | TransactionException e) {
+                log.warn("{} failed before committing; nothing applied", operation, e);
+                return (T) new Refusal.Unavailable(false, "database unavailable");
+            }
+        }
+    }
+
+    private static String outcomeTag(Object outcome) {
+        return switch (outcome) {
+            case Refusal refusal -> refusal.code().name();
+            case ReservationOutcome.Reserved reserved -> reserved.replayed() ? "REPLAYED" : "OK";
+            case OrderOutcome.Updated updated -> updated.replayed() ? "REPLAYED" : "OK";
+            case StockChangeOutcome.Changed changed -> changed.replayed() ? "REPLAYED" : "OK";
+            default -> "OK";
+        };
+    }
+
+    private static String operationOf(StockCommand command) {
+        return switch (command) {
+            case StockCommand.Upsert upsert -> "upsert";
+            case StockCommand.Restock restock -> "restock";
+            case StockCommand.Adjust adjust -> "adjust";
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package io.stockguard.reservation;
+
+import io.stockguard.platform.Caller;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where stock is held and moved atomically: the database itself in the embedded tier, Redis in
+ * the standard and full tiers. Implementations never oversell (I1), are idempotent by order id
+ * (I3), journal every change before they return it (I2), and report refusals as values.
+ * A store failure is thrown as a {@code DataAccessException}; {@link Reservations} turns it into
+ * a refusal whose code says whether the change may have been applied.
+ */
+public interface StockLedger {
+
+    /** Holds (or with {@code commit}, sells) every line of the order, or none of them. */
+    ReservationOutcome reserve(ReserveCommand command);
+
+    /** Turns a held reservation into a sale. */
+    OrderOutcome confirm(OrderId orderId, Caller caller);
+
+    /**
+     * Returns the order's stock, held or sold. Cancelling an order never seen leaves a tombstone
+     * so a reserve that arrives later is refused (I7).
+     */
+    OrderOutcome cancel(OrderId orderId, Caller caller);
+
+    /** Returns the stock of a reservation whose TTL has passed; false when there was nothing to do. */
+    boolean expire(OrderId orderId, Instant now);
+
+    /** Orders whose reservation is past its TTL, oldest first. */
+    List<OrderId> dueForExpiry(Instant now, int limit);
+
+    StockChangeOutcome apply(StockCommand command);
+
+    Optional<SkuStockView> stock(SkuId skuId);
+
+    Optional<ReservationView> reservation(OrderId orderId);
+
+    /** The name of this ledger's path, for metrics and logs ({@code database}, {@code redis}). */
+    String path();
+}

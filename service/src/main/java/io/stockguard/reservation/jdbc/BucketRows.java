@@ -1,0 +1,88 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.reservation.BucketView;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.SkuMode;
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The {@code stock_bucket} table. Counters only ever move by the deltas of journal events, so a
+ * bucket's counters are the sums of its events by construction.
+ */
+final class BucketRows {
+
+    /** A bucket as read (and possibly locked) inside a transaction. */
+    record Row(int bucket, long available, long reserved, long sold, SkuMode mode) {
+        BucketView view() {
+            return new BucketView(bucket, available, reserved, sold);
+        }
+    }
+
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+
+    BucketRows(JdbcTemplate jdbc, SqlStatements sql) {
+        this.jdbc = jdbc;
+        this.sql = sql;
+    }
+
+    /**
+     * Applies the net deltas of events on one bucket if no counter goes negative and, when
+     * {@code selling}, the SKU is not frozen. Returns false, changing nothing, otherwise.
+     */
+    boolean apply(SkuId skuId, int bucket, List<StockEvent> events, boolean selling) {
+        long available = 0;
+        long reserved = 0;
+        long sold = 0;
+        for (StockEvent event : events) {
+            if (!event.skuId().equals(skuId) || event.bucket() != bucket) {
+                throw new IllegalArgumentException("event " + event.eventId() + " is not for " + skuId + "/" + bucket);
+            }
+            available += event.deltaAvailable();
+            reserved += event.deltaReserved();
+            sold += event.deltaSold();
+        }
+        int updated = jdbc.update(sql.get(selling ? "applySelling" : "apply"), available, reserved, sold, available,
+                skuId.value(), bucket, available, reserved, sold);
+        return updated == 1;
+    }
+
+    /**
+     * Applies events that must succeed because the caller holds the locks and has checked the
+     * counters; a refusal here means the ledger's own bookkeeping is wrong.
+     */
+    void applyOrFail(SkuId skuId, int bucket, List<StockEvent> events) {
+        if (!apply(skuId, bucket, events, false)) {
+            throw new LedgerInvariantViolation("bucket " + skuId + "/" + bucket
+                    + " refused a change its lock holder had checked: counters would go negative");
+        }
+    }
+
+    List<Row> lock(SkuId skuId) {
+        return jdbc.query(sql.get("lockBuckets"), (rs, i) -> row(rs), skuId.value());
+    }
+
+    List<Row> read(SkuId skuId) {
+        return jdbc.query(sql.get("buckets"), (rs, i) -> row(rs), skuId.value());
+    }
+
+    void insert(SkuId skuId, int bucket, long available) {
+        jdbc.update(sql.get("insertBucket"), skuId.value(), bucket, available, available);
+    }
+
+    void setMode(SkuId skuId, SkuMode mode) {
+        jdbc.update(sql.get("setBucketsMode"), mode.name(), skuId.value());
+    }
+
+    private static Row row(java.sql.ResultSet rs) throws java.sql.SQLException {
+        Row row = new Row(rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold"),
+                SkuMode.valueOf(rs.getString("mode")));
+        if (row.available() < 0 || row.reserved() < 0 || row.sold() < 0) {
+            throw new LedgerInvariantViolation("bucket " + row.bucket() + " read back a negative counter: " + row);
+        }
+        return row;
+    }
+}

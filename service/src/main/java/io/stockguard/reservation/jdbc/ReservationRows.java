@@ -1,0 +1,96 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.platform.Timestamps;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The {@code reservation} and {@code reservation_line} tables. */
+final class ReservationRows {
+
+    /** A reservation row without its lines. */
+    record Header(OrderId orderId, ReservationState state, String fingerprint, Instant createdAt, Instant expiresAt,
+            Instant confirmedAt, Instant closedAt, String traceId) {
+
+        ReservationView view(List<ReservedLine> lines) {
+            return new ReservationView(orderId, state, lines, createdAt, expiresAt, confirmedAt, closedAt, traceId);
+        }
+    }
+
+    /** The fingerprint of a tombstone: it matches no reserve request. */
+    static final String TOMBSTONE = "";
+
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+    private final SqlDialect dialect;
+
+    ReservationRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect) {
+        this.jdbc = jdbc;
+        this.sql = sql;
+        this.dialect = dialect;
+    }
+
+    /** Inserts the header unless the order exists; waits for a concurrent insert of the same order. */
+    boolean insertIfAbsent(Header header) {
+        return jdbc.update(sql.get("insertReservation"), header.orderId().value(), header.state().name(),
+                header.fingerprint(), at(header.createdAt()), at(header.expiresAt()), at(header.confirmedAt()),
+                at(header.closedAt()), Timestamps.varchar(header.traceId())) == 1;
+    }
+
+    Optional<Header> find(OrderId orderId) {
+        return jdbc.query(sql.get("reservation"), (rs, i) -> header(rs), orderId.value()).stream().findFirst();
+    }
+
+    Optional<Header> lock(OrderId orderId) {
+        return jdbc.query(sql.get("lockReservation"), (rs, i) -> header(rs), orderId.value()).stream().findFirst();
+    }
+
+    /** The order's lines sorted by SKU: the lock order of every transaction. */
+    List<ReservedLine> lines(OrderId orderId) {
+        return jdbc.query(sql.get("lines"), (rs, i) -> new ReservedLine(SkuId.of(rs.getString("sku_id")),
+                        rs.getInt("qty"), rs.getInt("bucket")), orderId.value())
+                .stream().sorted(Comparator.comparing(ReservedLine::skuId)).toList();
+    }
+
+    void insertLines(OrderId orderId, List<ReservedLine> lines) {
+        jdbc.batchUpdate(sql.get("insertLine"), lines, lines.size(), (ps, line) -> {
+            ps.setString(1, orderId.value());
+            ps.setString(2, line.skuId().value());
+            ps.setInt(3, line.qty());
+            ps.setInt(4, line.bucket());
+        });
+    }
+
+    /** Moves the order from one state to another; false if it was no longer in {@code from}. */
+    boolean transition(OrderId orderId, ReservationState from, ReservationState to, Instant confirmedAt,
+            Instant closedAt) {
+        return jdbc.update(sql.get("transition"), to.name(), at(confirmedAt), at(closedAt), orderId.value(),
+                from.name()) == 1;
+    }
+
+    List<OrderId> due(Instant now, int limit) {
+        return jdbc.query(sql.get("due"), (rs, i) -> OrderId.of(rs.getString(1)), at(now), limit);
+    }
+
+    private Object at(Instant instant) {
+        return Timestamps.parameter(instant, dialect);
+    }
+
+    private Header header(ResultSet rs) throws SQLException {
+        return new Header(OrderId.of(rs.getString("order_id")), ReservationState.valueOf(rs.getString("state")),
+                rs.getString("fingerprint"), Timestamps.fromDatabase(rs, "created_at", dialect),
+                Timestamps.fromDatabase(rs, "expires_at", dialect), Timestamps.fromDatabase(rs, "confirmed_at", dialect),
+                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"));
+    }
+}

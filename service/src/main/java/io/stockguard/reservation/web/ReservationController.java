@@ -1,0 +1,89 @@
+package io.stockguard.reservation.web;
+
+import io.stockguard.platform.Caller;
+import io.stockguard.platform.CurrentRequest;
+import io.stockguard.reservation.OrderOutcome;
+import io.stockguard.reservation.Refusal;
+import io.stockguard.reservation.ReservationOutcome;
+import io.stockguard.reservation.Reservations;
+import io.stockguard.reservation.ReserveCommand;
+import io.stockguard.stock.OrderId;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/api/v1/reservations", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Reservations", description = "Hold, confirm and cancel the stock of an order; idempotent by order id")
+class ReservationController {
+
+    private final Reservations reservations;
+
+    ReservationController(Reservations reservations) {
+        this.reservations = reservations;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Reserve every line of an order, all or nothing",
+            description = "201 for a new reservation, 200 with replayed=true for a retry of the same order. "
+                    + "Refusals: 409 INSUFFICIENT_STOCK, 423 SKU_FROZEN, 429 THROTTLED, 404 UNKNOWN_SKU, "
+                    + "409 IDEMPOTENCY_CONFLICT, 409 ORDER_CANCELLED, 409 ORDER_EXPIRED, 503 UNAVAILABLE.")
+    ResponseEntity<Dtos.ReservationResponse> reserve(@RequestBody Dtos.ReserveRequest body,
+            HttpServletRequest request) {
+        ReserveCommand command = RequestCommands.reserve(body, reservations.defaultTtl(), caller(request));
+        return switch (reservations.reserve(command)) {
+            case ReservationOutcome.Reserved reserved -> {
+                var response = Dtos.ReservationResponse.of(reserved.reservation(), reserved.replayed());
+                yield reserved.replayed() ? ResponseEntity.ok(response)
+                        : ResponseEntity.created(URI.create("/api/v1/reservations/" + command.orderId())).body(response);
+            }
+            case Refusal refusal -> throw Refusals.toProblem(refusal);
+        };
+    }
+
+    @GetMapping("/{orderId}")
+    @Operation(summary = "A reservation's state, lines, timestamps and trace id")
+    Dtos.ReservationResponse get(@PathVariable String orderId) {
+        OrderId id = orderId(orderId);
+        return reservations.reservation(id).map(view -> Dtos.ReservationResponse.of(view, false))
+                .orElseThrow(() -> Refusals.toProblem(new Refusal.UnknownOrder(id)));
+    }
+
+    @PostMapping("/{orderId}/confirm")
+    @Operation(summary = "Turn a held reservation into a sale; a retry returns the same result")
+    Dtos.ReservationResponse confirm(@PathVariable String orderId, HttpServletRequest request) {
+        return respond(reservations.confirm(orderId(orderId), caller(request)));
+    }
+
+    @PostMapping("/{orderId}/cancel")
+    @Operation(summary = "Return an order's stock (held or sold)",
+            description = "Cancelling an unknown order leaves a tombstone: a reserve that arrives later gets "
+                    + "409 ORDER_CANCELLED.")
+    Dtos.ReservationResponse cancel(@PathVariable String orderId, HttpServletRequest request) {
+        return respond(reservations.cancel(orderId(orderId), caller(request)));
+    }
+
+    private static Dtos.ReservationResponse respond(OrderOutcome outcome) {
+        return switch (outcome) {
+            case OrderOutcome.Updated updated -> Dtos.ReservationResponse.of(updated.reservation(), updated.replayed());
+            case Refusal refusal -> throw Refusals.toProblem(refusal);
+        };
+    }
+
+    private static OrderId orderId(String value) {
+        return OrderId.of(value);
+    }
+
+    static Caller caller(HttpServletRequest request) {
+        return new Caller(CurrentRequest.actor(), CurrentRequest.traceId(request));
+    }
+}

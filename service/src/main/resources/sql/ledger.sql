@@ -1,0 +1,97 @@
+-- Database ledger statements (module reservation, embedded / small tier). Named statements; the
+-- per-dialect files hold the few that differ (insert-if-absent).
+
+-- The hot statement. Moves one bucket's counters by the given deltas only if no counter goes
+-- negative and the SKU sells: check and change in one statement on one locked row, so concurrent
+-- reservations cannot both see the same last unit (I1), and a committed freeze is seen by the
+-- row lock it takes (I6).
+-- name: applySelling
+UPDATE stock_bucket
+SET available = available + ?, reserved = reserved + ?, sold = sold + ?, applied_sum = applied_sum + ?
+WHERE sku_id = ? AND bucket = ?
+  AND available + ? >= 0 AND reserved + ? >= 0 AND sold + ? >= 0
+  AND mode <> 'FROZEN';
+
+-- The same without the mode check: confirm, cancel, expire, restock and transfers work on frozen SKUs.
+-- name: apply
+UPDATE stock_bucket
+SET available = available + ?, reserved = reserved + ?, sold = sold + ?, applied_sum = applied_sum + ?
+WHERE sku_id = ? AND bucket = ?
+  AND available + ? >= 0 AND reserved + ? >= 0 AND sold + ? >= 0;
+
+-- name: lockBuckets
+SELECT bucket, available, reserved, sold, mode
+FROM stock_bucket
+WHERE sku_id = ?
+ORDER BY bucket
+FOR UPDATE;
+
+-- name: buckets
+SELECT bucket, available, reserved, sold, mode
+FROM stock_bucket
+WHERE sku_id = ?
+ORDER BY bucket;
+
+-- name: insertBucket
+INSERT INTO stock_bucket (sku_id, bucket, available, reserved, sold, mode, applied_sum)
+VALUES (?, ?, ?, 0, 0, 'NORMAL', ?);
+
+-- name: setBucketsMode
+UPDATE stock_bucket SET mode = ? WHERE sku_id = ?;
+
+-- name: bucketCount
+SELECT bucket_count FROM sku WHERE sku_id = ?;
+
+-- name: sku
+SELECT sku_id, bucket_count, safety_stock, mode, mode_reason, mode_changed_by, mode_changed_at
+FROM sku
+WHERE sku_id = ?;
+
+-- name: lockSku
+SELECT sku_id, bucket_count, safety_stock, mode, mode_reason, mode_changed_by, mode_changed_at
+FROM sku
+WHERE sku_id = ?
+FOR UPDATE;
+
+-- name: setSafetyStock
+UPDATE sku SET safety_stock = ?, updated_at = ? WHERE sku_id = ?;
+
+-- name: touchSku
+UPDATE sku SET updated_at = ? WHERE sku_id = ?;
+
+-- name: setSkuMode
+UPDATE sku SET mode = ?, mode_reason = ?, mode_changed_by = ?, mode_changed_at = ?, updated_at = ?
+WHERE sku_id = ?;
+
+-- name: reservation
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+FROM reservation
+WHERE order_id = ?;
+
+-- name: lockReservation
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+FROM reservation
+WHERE order_id = ?
+FOR UPDATE;
+
+-- name: lines
+SELECT sku_id, qty, bucket FROM reservation_line WHERE order_id = ?;
+
+-- name: insertLine
+INSERT INTO reservation_line (order_id, sku_id, qty, bucket) VALUES (?, ?, ?, ?);
+
+-- Conditional on the state read under lock: a transition happens once, whoever asks twice.
+-- name: transition
+UPDATE reservation
+SET state = ?, confirmed_at = COALESCE(?, confirmed_at), closed_at = COALESCE(?, closed_at)
+WHERE order_id = ? AND state = ?;
+
+-- name: due
+SELECT order_id
+FROM reservation
+WHERE state = 'RESERVED' AND expires_at <= ?
+ORDER BY expires_at
+LIMIT ?;
+
+-- name: stockRequest
+SELECT sku_id, op, fingerprint FROM stock_request WHERE request_id = ?;

@@ -1,0 +1,15 @@
+-- MySQL / MariaDB forms of the insert-if-absent statements. INSERT IGNORE also waits for a
+-- concurrent insert of the same key. It would downgrade other errors to warnings too, so it is
+-- used only on tables without foreign keys, with values validated before they get here.
+
+-- name: insertReservation
+INSERT IGNORE INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: insertSku
+INSERT IGNORE INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
+VALUES (?, ?, ?, 'NORMAL', ?, ?);
+
+-- name: insertStockRequest
+INSERT IGNORE INTO stock_request (request_id, sku_id, op, fingerprint, created_at)
+VALUES (?, ?, ?, ?, ?);

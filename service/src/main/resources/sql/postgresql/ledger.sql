@@ -1,0 +1,17 @@
+-- PostgreSQL forms of the insert-if-absent statements. ON CONFLICT DO NOTHING waits for a
+-- concurrent insert of the same key to finish, so of two racing retries exactly one inserts.
+
+-- name: insertReservation
+INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (order_id) DO NOTHING;
+
+-- name: insertSku
+INSERT INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
+VALUES (?, ?, ?, 'NORMAL', ?, ?)
+ON CONFLICT (sku_id) DO NOTHING;
+
+-- name: insertStockRequest
+INSERT INTO stock_request (request_id, sku_id, op, fingerprint, created_at)
+VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (request_id) DO NOTHING;

@@ -1,0 +1,209 @@
+package io.stockguard.reservation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stockguard.testing.Ids;
+import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.RunningService;
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testing.TestDatabase;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The foundation's load test, on each database: one SKU of 8,000 units in 8 buckets, 64 clients
+ * sending 20,000 reservations (qty 1-3) with 2,000 duplicate retries in flight and random
+ * confirms and cancels. Afterwards the stored rows must agree exactly with what was acknowledged.
+ */
+class ReservationConcurrencyIT {
+
+    private static final int TOTAL = 8_000;
+    private static final int ORDERS = 20_000;
+    private static final int DUPLICATES = 2_000;
+    private static final int CLIENTS = 64;
+
+    /** What the clients learned about one order. */
+    static final class OrderRecord {
+        final int qty;
+        volatile boolean acknowledged;
+        volatile boolean cancelled;
+        volatile boolean confirmed;
+
+        OrderRecord(int qty) {
+            this.qty = qty;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.Kind.class)
+    void concurrentReservationsNeverOversellAndMatchTheJournal(TestDatabase.Kind kind) throws Exception {
+        RunningService service = RunningService.shared(kind);
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("hot");
+        String prefix = Ids.order("load") + "-";
+        assertThat(client.putSku(sku, TOTAL, 8).status()).isEqualTo(201);
+
+        Random random = new Random(42);
+        Map<String, OrderRecord> orders = new ConcurrentHashMap<>();
+        List<Callable<Void>> tasks = new ArrayList<>();
+        for (int i = 0; i < ORDERS; i++) {
+            String orderId = prefix + i;
+            OrderRecord record = new OrderRecord(1 + random.nextInt(3));
+            orders.put(orderId, record);
+            double followUp = random.nextDouble();
+            tasks.add(() -> {
+                reserveAndFollowUp(client, sku, orderId, record, followUp);
+                return null;
+            });
+        }
+        List<String> ids = new ArrayList<>(orders.keySet());
+        for (int i = 0; i < DUPLICATES; i++) {
+            String orderId = ids.get(random.nextInt(ids.size()));
+            OrderRecord record = orders.get(orderId);
+            tasks.add(() -> {
+                reserve(client, sku, orderId, record);
+                return null;
+            });
+        }
+        Collections.shuffle(tasks, random);
+
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        long started = System.nanoTime();
+        try {
+            for (Future<Void> future : pool.invokeAll(tasks)) {
+                future.get();
+            }
+        } finally {
+            pool.shutdown();
+            assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("%s: %d reservation requests (+ follow-ups) in %.1f s = %.0f reservations/s over HTTP, "
+                + "%d clients%n", kind, ORDERS + DUPLICATES, seconds, (ORDERS + DUPLICATES) / seconds, CLIENTS);
+
+        assertThat(serverErrors).as("5xx responses").hasValue(0);
+        assertThat(falseSoldOuts).as("refusals while the SKU held enough stock (I8)").isEmpty();
+        assertStoredStateMatches(service.jdbc(), sku, prefix, orders);
+        assertSellsOutExactly(client, service.jdbc(), sku);
+    }
+
+    private final AtomicInteger serverErrors = new AtomicInteger();
+    private final ConcurrentLinkedQueue<String> falseSoldOuts = new ConcurrentLinkedQueue<>();
+
+    private void reserveAndFollowUp(StockGuardClient client, String sku, String orderId, OrderRecord record,
+            double followUp) {
+        if (!reserve(client, sku, orderId, record)) {
+            return;
+        }
+        if (followUp < 0.10) {
+            StockGuardClient.Response cancel = client.cancel(orderId);
+            check(cancel);
+            if (cancel.ok()) {
+                record.cancelled = true;
+            }
+        } else if (followUp < 0.20) {
+            StockGuardClient.Response confirm = client.confirm(orderId);
+            check(confirm);
+            if (confirm.ok()) {
+                record.confirmed = true;
+            }
+        }
+    }
+
+    private boolean reserve(StockGuardClient client, String sku, String orderId, OrderRecord record) {
+        StockGuardClient.Response response = client.reserve(orderId, new Line(sku, record.qty));
+        check(response);
+        if (response.ok()) {
+            record.acknowledged = true;
+            return true;
+        }
+        if ("INSUFFICIENT_STOCK".equals(response.code())
+                && response.number("available") >= response.number("requested")) {
+            falseSoldOuts.add(orderId + ": " + response.body());
+        }
+        return false;
+    }
+
+    private void check(StockGuardClient.Response response) {
+        if (response.status() >= 500) {
+            serverErrors.incrementAndGet();
+        }
+        assertThat(response.status()).as("status of %s", response.body()).isIn(200, 201, 409);
+    }
+
+    private static void assertStoredStateMatches(JdbcTemplate jdbc, String sku, String prefix,
+            Map<String, OrderRecord> orders) {
+        LedgerChecks.assertNoOversell(jdbc, sku, TOTAL);
+        LedgerChecks.assertCountersMatchJournal(jdbc, sku);
+
+        Map<String, String> stored = new HashMap<>();
+        jdbc.query("SELECT order_id, state FROM reservation WHERE order_id LIKE ?",
+                rs -> {
+                    stored.put(rs.getString(1), rs.getString(2));
+                }, prefix + "%");
+        Map<String, Integer> reserveEvents = new HashMap<>();
+        jdbc.query("SELECT order_id, COUNT(*) FROM stock_event WHERE order_id LIKE ? AND op = 'RESERVE' "
+                + "GROUP BY order_id", rs -> {
+                    reserveEvents.put(rs.getString(1), rs.getInt(2));
+                }, prefix + "%");
+
+        long reserved = 0;
+        long sold = 0;
+        int acknowledged = 0;
+        for (var entry : orders.entrySet()) {
+            OrderRecord record = entry.getValue();
+            String state = stored.get(entry.getKey());
+            if (!record.acknowledged) {
+                assertThat(state).as("refused order %s is not stored", entry.getKey()).isNull();
+                assertThat(reserveEvents).doesNotContainKey(entry.getKey());
+                continue;
+            }
+            acknowledged++;
+            assertThat(reserveEvents.get(entry.getKey())).as("RESERVE events of %s", entry.getKey()).isEqualTo(1);
+            String expected = record.cancelled ? "CANCELLED" : record.confirmed ? "CONFIRMED" : "RESERVED";
+            assertThat(state).as("state of acknowledged order %s", entry.getKey()).isEqualTo(expected);
+            if (expected.equals("RESERVED")) {
+                reserved += record.qty;
+            } else if (expected.equals("CONFIRMED")) {
+                sold += record.qty;
+            }
+        }
+        assertThat(stored).as("no reservation the clients were not told about").hasSize(acknowledged);
+        LedgerChecks.Counters totals = LedgerChecks.totals(jdbc, sku);
+        assertThat(totals.reserved()).as("reserved = sum of acknowledged, held orders").isEqualTo(reserved);
+        assertThat(totals.sold()).as("sold = sum of acknowledged, confirmed orders").isEqualTo(sold);
+        System.out.printf("acknowledged %d orders; reserved %d, sold %d, available %d of %d%n", acknowledged,
+                reserved, sold, totals.available(), TOTAL);
+    }
+
+    /** Whatever is left is sellable to the last unit, wherever it sits (I8), and then nothing more. */
+    private static void assertSellsOutExactly(StockGuardClient client, JdbcTemplate jdbc, String sku) {
+        long left = LedgerChecks.totals(jdbc, sku).available();
+        String prefix = Ids.order("drain") + "-";
+        int sold = 0;
+        while (client.reserve(prefix + sold, new Line(sku, 1)).ok()) {
+            sold++;
+            assertThat(sold).as("drained more than was available").isLessThanOrEqualTo((int) left);
+        }
+        assertThat(sold).as("units sellable after the load").isEqualTo(left);
+        LedgerChecks.buckets(jdbc, sku).forEach((bucket, counters) ->
+                assertThat(counters.available()).as("stranded units in bucket %d", bucket).isZero());
+        LedgerChecks.assertCountersMatchJournal(jdbc, sku);
+    }
+}

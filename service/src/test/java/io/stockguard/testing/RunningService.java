@@ -1,0 +1,93 @@
+package io.stockguard.testing;
+
+import io.stockguard.StockGuardApplication;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A real StockGuard instance in this JVM, on a random port, against a real test database.
+ * Shared instances are reused by every test of the JVM (tests use their own SKU and order ids);
+ * a test that needs its own settings or several instances starts its own and closes it.
+ */
+public final class RunningService implements AutoCloseable {
+
+    public static final String API_KEY = "test-api-key-0123456789";
+    public static final String ADMIN_KEY = "test-admin-key-0123456789";
+
+    private static final Map<TestDatabase.Kind, RunningService> SHARED = new ConcurrentHashMap<>();
+
+    private final ConfigurableApplicationContext context;
+    private final TestDatabase database;
+    private final JdbcTemplate jdbc;
+
+    private RunningService(ConfigurableApplicationContext context, TestDatabase database) {
+        this.context = context;
+        this.database = database;
+        this.jdbc = database.jdbc();
+    }
+
+    public static RunningService shared(TestDatabase.Kind kind) {
+        return SHARED.computeIfAbsent(kind, k -> start(TestDatabase.fresh(k), Map.of()));
+    }
+
+    public static RunningService start(TestDatabase database, Map<String, String> settings) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("server.port", "0");
+        properties.put("spring.datasource.url", database.jdbcUrl());
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("stockguard.security.api-keys", "order-service:" + API_KEY);
+        properties.put("stockguard.security.admin-keys", "ops:" + ADMIN_KEY);
+        properties.put("management.prometheus.metrics.export.enabled", "true");
+        properties.putAll(settings);
+        // As command-line arguments they outrank application.yml, as a deployment's settings would.
+        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(StockGuardApplication.class)
+                .run(arguments);
+        return new RunningService(context, database);
+    }
+
+    public int port() {
+        return ((WebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    public String baseUrl() {
+        return "http://localhost:" + port();
+    }
+
+    public StockGuardClient client() {
+        return new StockGuardClient(baseUrl(), API_KEY);
+    }
+
+    public StockGuardClient admin() {
+        return new StockGuardClient(baseUrl(), ADMIN_KEY);
+    }
+
+    public StockGuardClient anonymous() {
+        return new StockGuardClient(baseUrl(), null);
+    }
+
+    public TestDatabase database() {
+        return database;
+    }
+
+    /** Direct access to the service's database, for checking invariants behind the API. */
+    public JdbcTemplate jdbc() {
+        return jdbc;
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
