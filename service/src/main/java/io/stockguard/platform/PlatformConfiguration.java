@@ -1,6 +1,7 @@
 package io.stockguard.platform;
 
 import java.time.Clock;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
@@ -9,13 +10,20 @@ import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.type.LogicalType;
 
 @Configuration(proxyBeanMethods = false)
 class PlatformConfiguration {
 
+    /**
+     * UTC, ticking in microseconds: both databases store microseconds, so an instant handed to a
+     * caller is exactly the one a later read returns.
+     */
     @Bean
     Clock clock() {
-        return Clock.systemUTC();
+        return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
     }
 
     @Bean
@@ -32,7 +40,8 @@ class PlatformConfiguration {
 
     /**
      * Strict JSON: a quantity of {@code 1.5} or {@code "2"} is refused rather than silently read as
-     * 1 or 2, an unknown or repeated field is refused rather than ignored. In an inventory API a
+     * 1 or 2, an id of {@code 42} is refused rather than read as "42", an unknown or repeated field
+     * is refused rather than ignored. In an inventory API a
      * lenient parser turns a caller's bug into a wrong stock change.
      */
     @Bean
@@ -43,6 +52,10 @@ class PlatformConfiguration {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .withCoercionConfig(LogicalType.Textual, text -> text
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }
 }

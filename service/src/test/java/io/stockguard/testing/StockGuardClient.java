@@ -25,7 +25,7 @@ public final class StockGuardClient {
     private final String baseUrl;
     private final String key;
 
-    StockGuardClient(String baseUrl, String key) {
+    public StockGuardClient(String baseUrl, String key) {
         this.baseUrl = baseUrl;
         this.key = key;
     }

@@ -38,7 +38,10 @@ final class RequestCommands {
         violations.throwIfAny();
         boolean commit = Boolean.TRUE.equals(body.commit());
         Duration checkedTtl = ttl;
-        return violations.check("lines", () -> new ReserveCommand(orderId, lines, checkedTtl, commit, caller));
+        ReserveCommand command = violations.check("lines",
+                () -> new ReserveCommand(orderId, lines, checkedTtl, commit, caller));
+        violations.throwIfAny();
+        return command;
     }
 
     private static List<StockLine> lines(List<Dtos.LineRequest> requested, Violations violations) {

@@ -1,0 +1,128 @@
+package io.stockguard.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testing.StockGuardClient.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's first command as a new user runs it: {@code ./stockguard run} on the embedded
+ * default, then the two-minute curl tour against it, then a restart that keeps stock and keys.
+ */
+class LauncherIT {
+
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path data;
+
+    @Test
+    void launcherStartsTheEmbeddedTierAndServesTheTour() throws Exception {
+        int port = freePort();
+        Process first = launch(port);
+        String sku = "LIPSTICK-01";
+        Properties keys;
+        try {
+            StockGuardClient anonymous = awaitHealthy(port, first);
+            keys = keys();
+            StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
+            StockGuardClient admin = new StockGuardClient(anonymous.baseUrl(), secret(keys, "admin-keys"));
+
+            assertThat(orders.putSku(sku, 8000).status()).isEqualTo(201);
+            assertThat(orders.reserve("order-1001", new Line(sku, 2)).status()).isEqualTo(201);
+            assertThat(orders.confirm("order-1001").text("state")).isEqualTo("CONFIRMED");
+            assertThat(orders.reserve("order-1002", new Line(sku, 1)).status()).isEqualTo(201);
+            assertThat(orders.cancel("order-1002").text("state")).isEqualTo("CANCELLED");
+            assertThat(admin.freeze(sku, "tour").text("after")).isEqualTo("FROZEN");
+            assertThat(orders.reserve("order-1003", new Line(sku, 1)).code()).isEqualTo("SKU_FROZEN");
+            assertThat(admin.unfreeze(sku, "tour done").text("after")).isEqualTo("NORMAL");
+            assertThat(orders.sku(sku).number("sold")).isEqualTo(2);
+        } finally {
+            stop(first);
+        }
+        assertThat(output(first)).contains("StockGuard is ready at http://localhost:" + port)
+                .contains(data.resolve("credentials.properties").toString());
+
+        Process second = launch(port);
+        try {
+            StockGuardClient anonymous = awaitHealthy(port, second);
+            assertThat(keys()).as("keys survive a restart").isEqualTo(keys);
+            StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
+            Response stock = orders.sku(sku);
+            assertThat(stock.number("available")).as("stock survives a restart").isEqualTo(7998);
+            assertThat(stock.number("sold")).isEqualTo(2);
+        } finally {
+            stop(second);
+        }
+    }
+
+    private Process launch(int port) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(REPOSITORY.resolve("stockguard").toString(), "run")
+                .directory(REPOSITORY.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(data.resolve("output-" + System.nanoTime() + ".log").toFile());
+        builder.environment().put("SERVER_PORT", Integer.toString(port));
+        builder.environment().put("STOCKGUARD_DATA_DIR", data.toString());
+        // The jar was built by this very build's package phase; the launcher must not start another.
+        builder.environment().put("STOCKGUARD_NO_BUILD", "1");
+        return builder.start();
+    }
+
+    private StockGuardClient awaitHealthy(int port, Process process) {
+        StockGuardClient anonymous = new StockGuardClient("http://localhost:" + port, null);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .until(() -> {
+                    assertThat(process.isAlive()).as("launcher process").isTrue();
+                    return "UP".equals(anonymous.send("GET", "/actuator/health", null).text("status"));
+                });
+        return anonymous;
+    }
+
+    private Properties keys() throws IOException {
+        Properties keys = new Properties();
+        try (InputStream in = Files.newInputStream(data.resolve("credentials.properties"))) {
+            keys.load(in);
+        }
+        return keys;
+    }
+
+    private static String secret(Properties keys, String name) {
+        String entry = keys.getProperty("stockguard.security." + name);
+        return entry.substring(entry.indexOf(':') + 1);
+    }
+
+    private static void stop(Process process) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private String output(Process process) throws IOException {
+        StringBuilder all = new StringBuilder();
+        try (var files = Files.list(data)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("output-")).sorted().toList()) {
+                all.append(Files.readString(file));
+            }
+        }
+        return all.toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.stockguard.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class TraceIdTest {
+
+    @Test
+    void readsTheTraceIdOfAValidTraceparent() {
+        assertThat(TraceId.fromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+                .isEqualTo(new TraceId("4bf92f3577b34da6a3ce929d0e0e4736"));
+    }
+
+    @Test
+    void ignoresMalformedTraceparents() {
+        assertThat(TraceId.fromTraceparent(null)).isNull();
+        assertThat(TraceId.fromTraceparent("garbage")).isNull();
+        assertThat(TraceId.fromTraceparent("00-00000000000000000000000000000000-00f067aa0ba902b7-01")).isNull();
+        assertThat(TraceId.fromTraceparent("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")).isNull();
+        assertThat(TraceId.fromTraceparent("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01")).isNull();
+    }
+
+    @Test
+    void randomIdsAreValidAndDistinct() {
+        assertThat(TraceId.random()).isNotEqualTo(TraceId.random());
+        assertThat(TraceId.random().value()).hasSize(32);
+    }
+}
