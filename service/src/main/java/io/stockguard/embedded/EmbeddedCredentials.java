@@ -2,7 +2,6 @@ package io.stockguard.embedded;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,10 +57,14 @@ public class EmbeddedCredentials implements EnvironmentPostProcessor, Ordered {
             } catch (UnsupportedOperationException e) {
                 // Not a POSIX file system (Windows): the file keeps the directory's permissions.
             }
-            try (OutputStream out = Files.newOutputStream(file)) {
-                keys.store(out, "StockGuard embedded trial keys. Send as 'Authorization: Bearer <key>' "
-                        + "(the part after 'name:'). Delete this file to generate new keys.");
-            }
+            // Written by hand rather than Properties.store, which would escape the ':' in each
+            // value and make the file harder to read and to use from a shell.
+            Files.writeString(file, String.join("\n",
+                    "# StockGuard embedded trial keys, generated on first start.",
+                    "# Send as 'Authorization: Bearer <key>', the part after 'name:'. Delete this file to",
+                    "# generate new keys; configured keys (STOCKGUARD_SECURITY_*) take precedence.",
+                    API_KEY + "=" + keys.getProperty(API_KEY),
+                    ADMIN_KEY + "=" + keys.getProperty(ADMIN_KEY), ""));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write generated keys to " + file, e);
         }

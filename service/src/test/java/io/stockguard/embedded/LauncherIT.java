@@ -29,7 +29,7 @@ class LauncherIT {
     Path data;
 
     @Test
-    void launcherStartsTheEmbeddedTierAndServesTheTour() throws Exception {
+    void launcherStartsTheEmbeddedTierAndServesTheReadmeTour() throws Exception {
         int port = freePort();
         Process first = launch(port);
         String sku = "LIPSTICK-01";
@@ -37,14 +37,13 @@ class LauncherIT {
         try {
             StockGuardClient anonymous = awaitHealthy(port, first);
             keys = keys();
+            String tour = runReadmeTour(port);
+            assertThat(tour).contains("\"total\":8000", "\"state\":\"RESERVED\"", "\"state\":\"CONFIRMED\"",
+                    "\"state\":\"CANCELLED\"", "\"after\":\"FROZEN\"", "\"after\":\"NORMAL\"",
+                    "\"action\":\"FREEZE\"").doesNotContain("\"status\":5");
+
             StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
             StockGuardClient admin = new StockGuardClient(anonymous.baseUrl(), secret(keys, "admin-keys"));
-
-            assertThat(orders.putSku(sku, 8000).status()).isEqualTo(201);
-            assertThat(orders.reserve("order-1001", new Line(sku, 2)).status()).isEqualTo(201);
-            assertThat(orders.confirm("order-1001").text("state")).isEqualTo("CONFIRMED");
-            assertThat(orders.reserve("order-1002", new Line(sku, 1)).status()).isEqualTo(201);
-            assertThat(orders.cancel("order-1002").text("state")).isEqualTo("CANCELLED");
             assertThat(admin.freeze(sku, "tour").text("after")).isEqualTo("FROZEN");
             assertThat(orders.reserve("order-1003", new Line(sku, 1)).code()).isEqualTo("SKU_FROZEN");
             assertThat(admin.unfreeze(sku, "tour done").text("after")).isEqualTo("NORMAL");
@@ -66,6 +65,26 @@ class LauncherIT {
         } finally {
             stop(second);
         }
+    }
+
+    /**
+     * Runs the README's "Two-minute tour" shell block as written, pointed at this instance's port
+     * and data directory, so the README cannot drift from what the service does.
+     */
+    private String runReadmeTour(int port) throws IOException, InterruptedException {
+        String readme = Files.readString(REPOSITORY.resolve("README.md"));
+        int section = readme.indexOf("## Two-minute tour");
+        int start = readme.indexOf("```bash", section) + "```bash".length();
+        String script = readme.substring(start, readme.indexOf("```", start))
+                .replace("http://localhost:8080", "http://localhost:" + port)
+                .replace("data/credentials.properties", data.resolve("credentials.properties").toString());
+        Path file = data.resolve("tour.sh");
+        Files.writeString(file, "set -eu\n" + script);
+        Process tour = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true).start();
+        String output = new String(tour.getInputStream().readAllBytes());
+        assertThat(tour.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(tour.exitValue()).as(output).isZero();
+        return output;
     }
 
     private Process launch(int port) throws IOException {
