@@ -20,7 +20,7 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 class SecurityConfiguration {
 
     private static final String[] PUBLIC = {"/actuator/health", "/actuator/health/**", "/v3/api-docs",
-            "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/error"};
+            "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/problems/**", "/error"};
 
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, AccessProperties properties, ProblemWriter problems)

@@ -7,37 +7,69 @@ import org.springframework.http.HttpStatus;
  * so a code is never renamed once published.
  */
 public enum ProblemCode {
-    INSUFFICIENT_STOCK(HttpStatus.CONFLICT, "Insufficient stock"),
-    SKU_FROZEN(HttpStatus.LOCKED, "SKU frozen"),
-    THROTTLED(HttpStatus.TOO_MANY_REQUESTS, "Throttled"),
-    UNKNOWN_SKU(HttpStatus.NOT_FOUND, "Unknown SKU"),
-    UNKNOWN_ORDER(HttpStatus.NOT_FOUND, "Unknown order"),
-    IDEMPOTENCY_CONFLICT(HttpStatus.CONFLICT, "Idempotency conflict"),
-    ORDER_CANCELLED(HttpStatus.CONFLICT, "Order cancelled"),
-    ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired"),
-    INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request"),
-    UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Authentication required"),
-    FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden"),
-    NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
-    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
-    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
-    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
-    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large"),
+    INSUFFICIENT_STOCK(HttpStatus.CONFLICT, "Insufficient stock",
+            "The SKU as a whole holds less available stock than the request asks for. The body names the SKU,"
+                    + " the quantity requested and the quantity available. Nothing was held."),
+    SKU_FROZEN(HttpStatus.LOCKED, "SKU frozen",
+            "An operator or the reconciliation probe froze the SKU: it is temporarily not sold. Queries, "
+                    + "cancels and restocks still work. Show the customer 'temporarily out of stock'."),
+    THROTTLED(HttpStatus.TOO_MANY_REQUESTS, "Throttled",
+            "The SKU sells under a rate limit right now. Retry after the number of seconds in Retry-After."),
+    UNKNOWN_SKU(HttpStatus.NOT_FOUND, "Unknown SKU",
+            "No SKU with this id exists. Create it with PUT /api/v1/skus/{skuId}."),
+    UNKNOWN_ORDER(HttpStatus.NOT_FOUND, "Unknown order",
+            "No reservation exists for this order id."),
+    IDEMPOTENCY_CONFLICT(HttpStatus.CONFLICT, "Idempotency conflict",
+            "The order id (or request id) was used before for a request with different contents. A retry must"
+                    + " repeat the original request exactly; a different request needs a new id."),
+    ORDER_CANCELLED(HttpStatus.CONFLICT, "Order cancelled",
+            "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
+    ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
+            "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request",
+            "The body or a parameter breaks a documented rule; the errors field lists every field and rule. "
+                    + "Nothing changed."),
+    UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Authentication required",
+            "Send a valid key as 'Authorization: Bearer <key>'."),
+    FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden",
+            "This key may not use this endpoint: order-service keys cannot use /api/v1/admin."),
+    NOT_FOUND(HttpStatus.NOT_FOUND, "Not found",
+            "No endpoint at this path."),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed",
+            "This endpoint does not accept this HTTP method."),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable",
+            "The service answers in JSON only."),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
+            "Send bodies as application/json."),
+    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large",
+            "Request bodies are limited to 64 KiB."),
     /** The change was certainly not applied; retrying with the same order id is safe. */
-    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable"),
+    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable",
+            "A store the service needs is unavailable. The change was certainly not applied; retrying with "
+                    + "the same id is safe. Retry-After gives a first delay."),
     /**
      * The store failed while committing, so the change may or may not have been applied. Retrying
      * with the same order id is safe and returns the real outcome.
      */
-    OUTCOME_UNKNOWN(HttpStatus.SERVICE_UNAVAILABLE, "Outcome unknown"),
-    INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
+    OUTCOME_UNKNOWN(HttpStatus.SERVICE_UNAVAILABLE, "Outcome unknown",
+            "A store failed while committing, so the change may or may not have been applied. Retry with the "
+                    + "same id: the retry returns the real outcome and never applies the change twice."),
+    INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+            "An unexpected error. Nothing about it is echoed; quote the trace id when reporting it.");
 
     private final HttpStatus status;
     private final String title;
+    private final String description;
 
-    ProblemCode(HttpStatus status, String title) {
+    ProblemCode(HttpStatus status, String title, String description) {
         this.status = status;
         this.title = title;
+        this.description = description;
+    }
+
+    /** What the code means and what the caller should do, served at the problem's type URI. */
+    public String description() {
+        return description;
     }
 
     public HttpStatus status() {

@@ -74,4 +74,18 @@ class AccessIT {
         assertThat(docs.body().get("paths").propertyNames()).contains("/api/v1/reservations",
                 "/api/v1/skus/{skuId}", "/api/v1/admin/skus/{skuId}/freeze");
     }
+
+    @Test
+    void everyProblemTypeLeadsToItsDescription() {
+        Response refused = service.client().reserve(Ids.order("doc"), new StockGuardClient.Line(SKU, 1000));
+        String type = refused.text("type");
+        assertThat(type).isEqualTo("/problems/insufficient-stock");
+
+        Response doc = service.anonymous().send("GET", type, null);
+        assertThat(doc.status()).isEqualTo(200);
+        assertThat(doc.text("code")).isEqualTo("INSUFFICIENT_STOCK");
+        assertThat(doc.number("status")).isEqualTo(409);
+        assertThat(doc.text("description")).contains("Nothing was held");
+        assertThat(service.anonymous().send("GET", "/problems/no-such-thing", null).status()).isEqualTo(404);
+    }
 }
