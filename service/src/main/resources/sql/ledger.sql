@@ -95,3 +95,23 @@ LIMIT ?;
 
 -- name: stockRequest
 SELECT sku_id, op, fingerprint FROM stock_request WHERE request_id = ?;
+
+-- Statements of the coalescing writer: one transaction serves a batch of reservations.
+
+-- name: existingOrders
+SELECT order_id FROM reservation WHERE order_id IN (:orderIds);
+
+-- Every bucket of every SKU in the batch, locked in (SKU, bucket) order: the same total order in
+-- which every other transaction locks buckets, so batches and single operations cannot deadlock.
+-- name: lockBucketsOfSkus
+SELECT sku_id, bucket, available, reserved, sold, mode
+FROM stock_bucket
+WHERE sku_id IN (:skuIds)
+ORDER BY sku_id, bucket
+FOR UPDATE;
+
+-- A plain insert: a concurrent insert of the same order fails the batch, whose requests are then
+-- served one by one (and replay).
+-- name: insertNewReservation
+INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);

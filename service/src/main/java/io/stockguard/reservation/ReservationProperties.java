@@ -1,5 +1,6 @@
 package io.stockguard.reservation;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -19,6 +20,7 @@ import org.springframework.validation.annotation.Validated;
  *     before it is answered UNAVAILABLE
  * @param bucketCacheSize SKUs whose bucket count is cached; the count never changes once a SKU
  *     exists, so the cache is only a bound on memory
+ * @param coalescing how the database ledger combines concurrent reservations into one transaction
  */
 @Validated
 @ConfigurationProperties("stockguard.reservation")
@@ -27,11 +29,33 @@ public record ReservationProperties(
         @NotNull @DefaultValue("1s") Duration expirySweepInterval,
         @Min(1) @Max(10_000) @DefaultValue("500") int expiryBatchSize,
         @Min(1) @Max(10) @DefaultValue("3") int lockRetries,
-        @Min(1_000) @Max(10_000_000) @DefaultValue("1000000") int bucketCacheSize) {
+        @Min(1_000) @Max(10_000_000) @DefaultValue("1000000") int bucketCacheSize,
+        @NotNull @Valid @DefaultValue Coalescing coalescing) {
 
     public ReservationProperties {
         requireBetween("default-ttl", defaultTtl, Duration.ofSeconds(1), Duration.ofDays(7));
         requireBetween("expiry-sweep-interval", expirySweepInterval, Duration.ofMillis(100), Duration.ofMinutes(10));
+    }
+
+    /**
+     * Hot-row coalescing of the database ledger ({@code stockguard.reservation.coalescing.*}).
+     *
+     * @param enabled combine concurrent single-line reservations into one transaction per stripe
+     * @param batchSizeMax most reservations one transaction serves; bounds its lock time
+     * @param stripes independent combiners; SKUs hash onto them, so unrelated SKUs do not queue
+     *     behind each other. More stripes than connections in the pool buys nothing.
+     * @param waitMax how long a reservation may wait for a batch to take it before it is answered
+     *     503 UNAVAILABLE (certainly not applied)
+     */
+    public record Coalescing(
+            @DefaultValue("true") boolean enabled,
+            @Min(1) @Max(10_000) @DefaultValue("256") int batchSizeMax,
+            @Min(1) @Max(4_096) @DefaultValue("64") int stripes,
+            @NotNull @DefaultValue("5s") Duration waitMax) {
+
+        public Coalescing {
+            requireBetween("coalescing.wait-max", waitMax, Duration.ofMillis(10), Duration.ofMinutes(1));
+        }
     }
 
     private static void requireBetween(String name, Duration value, Duration min, Duration max) {

@@ -1,9 +1,11 @@
 -- StockGuard ledger, PostgreSQL. The database is the source of truth in every tier.
+-- Identifiers use the "C" collation: they are ASCII, and byte order is the order in which every
+-- transaction locks SKUs (Java's String order), so the database and the service agree on it.
 
 -- One row per SKU. bucket_count never changes after creation: an order's home bucket is derived
 -- from it, so changing it would move orders between buckets.
 CREATE TABLE sku (
-    sku_id          VARCHAR(64)  PRIMARY KEY,
+    sku_id          VARCHAR(64)  COLLATE "C" PRIMARY KEY,
     bucket_count    INT          NOT NULL CHECK (bucket_count BETWEEN 1 AND 64),
     safety_stock    BIGINT       NOT NULL DEFAULT 0 CHECK (safety_stock >= 0),
     mode            VARCHAR(16)  NOT NULL DEFAULT 'NORMAL' CHECK (mode IN ('NORMAL', 'THROTTLED', 'FROZEN')),
@@ -19,7 +21,7 @@ CREATE TABLE sku (
 -- mode repeats sku.mode on every bucket so that the reserving UPDATE checks it on the very row it
 -- locks: a freeze that has committed is seen by every later reservation (I6), with no extra read.
 CREATE TABLE stock_bucket (
-    sku_id      VARCHAR(64) NOT NULL REFERENCES sku (sku_id),
+    sku_id      VARCHAR(64) COLLATE "C" NOT NULL REFERENCES sku (sku_id),
     bucket      INT         NOT NULL CHECK (bucket >= 0),
     available   BIGINT      NOT NULL CHECK (available >= 0),
     reserved    BIGINT      NOT NULL CHECK (reserved >= 0),
@@ -34,7 +36,7 @@ CREATE TABLE stock_bucket (
 -- An order's reservation. A cancel of an unknown order leaves a tombstone (state CANCELLED, no
 -- lines, empty fingerprint) so that a late reserve of the same order is refused (I7).
 CREATE TABLE reservation (
-    order_id     VARCHAR(64) PRIMARY KEY,
+    order_id     VARCHAR(64) COLLATE "C" PRIMARY KEY,
     state        VARCHAR(16) NOT NULL CHECK (state IN ('RESERVED', 'CONFIRMED', 'CANCELLED', 'EXPIRED')),
     fingerprint  VARCHAR(64) NOT NULL,
     created_at   TIMESTAMPTZ NOT NULL,
@@ -45,10 +47,12 @@ CREATE TABLE reservation (
 );
 CREATE INDEX reservation_due ON reservation (expires_at) WHERE state = 'RESERVED';
 
--- A line lives in exactly one bucket: its home, or the home after a journaled transfer.
+-- A line lives in exactly one bucket: its home, or the home after a journaled transfer. No foreign
+-- key to sku: its check would share-lock the SKU row inside every reservation, and an operator's
+-- change that locks the SKU row and then its buckets would deadlock against it.
 CREATE TABLE reservation_line (
-    order_id VARCHAR(64) NOT NULL REFERENCES reservation (order_id),
-    sku_id   VARCHAR(64) NOT NULL REFERENCES sku (sku_id),
+    order_id VARCHAR(64) COLLATE "C" NOT NULL REFERENCES reservation (order_id),
+    sku_id   VARCHAR(64) COLLATE "C" NOT NULL,
     qty      INT         NOT NULL CHECK (qty > 0),
     bucket   INT         NOT NULL,
     PRIMARY KEY (order_id, sku_id)
@@ -60,11 +64,11 @@ CREATE INDEX reservation_line_sku ON reservation_line (sku_id);
 CREATE TABLE stock_event (
     id              BIGINT      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     event_id        VARCHAR(36) NOT NULL UNIQUE,
-    sku_id          VARCHAR(64) NOT NULL,
+    sku_id          VARCHAR(64) COLLATE "C" NOT NULL,
     bucket          INT         NOT NULL,
     op              VARCHAR(16) NOT NULL,
-    order_id        VARCHAR(64),
-    request_id      VARCHAR(64),
+    order_id        VARCHAR(64) COLLATE "C",
+    request_id      VARCHAR(64) COLLATE "C",
     qty             BIGINT      NOT NULL,
     delta_available BIGINT      NOT NULL,
     delta_reserved  BIGINT      NOT NULL,
@@ -78,8 +82,8 @@ CREATE INDEX stock_event_sku ON stock_event (sku_id, id);
 
 -- Idempotency of stock operations (restock, adjust) that carry a caller's request id.
 CREATE TABLE stock_request (
-    request_id  VARCHAR(64) PRIMARY KEY,
-    sku_id      VARCHAR(64) NOT NULL,
+    request_id  VARCHAR(64) COLLATE "C" PRIMARY KEY,
+    sku_id      VARCHAR(64) COLLATE "C" NOT NULL,
     op          VARCHAR(16) NOT NULL,
     fingerprint VARCHAR(64) NOT NULL,
     created_at  TIMESTAMPTZ NOT NULL

@@ -29,7 +29,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The foundation's load test, on each database: one SKU of 8,000 units in 8 buckets, 64 clients
  * sending 20,000 reservations (qty 1-3) with 2,000 duplicate retries in flight and random
- * confirms and cancels. Afterwards the stored rows must agree exactly with what was acknowledged.
+ * confirms and cancels; one order in ten also holds a unit of a second SKU, so multi-line orders
+ * (served one by one) race the coalesced batches on the same buckets. Afterwards the stored rows
+ * must agree exactly with what was acknowledged.
  */
 class ReservationConcurrencyIT {
 
@@ -41,30 +43,70 @@ class ReservationConcurrencyIT {
     /** What the clients learned about one order. */
     static final class OrderRecord {
         final int qty;
+        /** A second SKU (one unit) for a multi-line order, or null. */
+        final String secondSku;
         volatile boolean acknowledged;
         volatile boolean cancelled;
         volatile boolean confirmed;
 
-        OrderRecord(int qty) {
+        OrderRecord(int qty, String secondSku) {
             this.qty = qty;
+            this.secondSku = secondSku;
+        }
+
+        Line[] lines(String sku) {
+            return secondSku == null ? new Line[] {new Line(sku, qty)}
+                    : new Line[] {new Line(sku, qty), new Line(secondSku, 1)};
+        }
+    }
+
+    /** Where the load runs: each database with coalescing (the default), and PostgreSQL without. */
+    enum Variant {
+        POSTGRESQL(TestDatabase.Kind.POSTGRESQL, true),
+        MARIADB(TestDatabase.Kind.MARIADB, true),
+        POSTGRESQL_WITHOUT_COALESCING(TestDatabase.Kind.POSTGRESQL, false);
+
+        final TestDatabase.Kind kind;
+        final boolean coalescing;
+
+        Variant(TestDatabase.Kind kind, boolean coalescing) {
+            this.kind = kind;
+            this.coalescing = coalescing;
+        }
+
+        RunningService start() {
+            return coalescing ? RunningService.shared(kind) : RunningService.start(TestDatabase.fresh(kind),
+                    Map.of("stockguard.reservation.coalescing.enabled", "false"));
         }
     }
 
     @ParameterizedTest
-    @EnumSource(TestDatabase.Kind.class)
-    void concurrentReservationsNeverOversellAndMatchTheJournal(TestDatabase.Kind kind) throws Exception {
-        RunningService service = RunningService.shared(kind);
+    @EnumSource(Variant.class)
+    void concurrentReservationsNeverOversellAndMatchTheJournal(Variant variant) throws Exception {
+        RunningService service = variant.start();
+        try {
+            run(variant, service);
+        } finally {
+            if (!variant.coalescing) {
+                service.close();
+            }
+        }
+    }
+
+    private void run(Variant variant, RunningService service) throws Exception {
         StockGuardClient client = service.client();
         String sku = Ids.sku("hot");
+        String second = Ids.sku("warm");
         String prefix = Ids.order("load") + "-";
         assertThat(client.putSku(sku, TOTAL, 8).status()).isEqualTo(201);
+        assertThat(client.putSku(second, ORDERS, 4).status()).isEqualTo(201);
 
         Random random = new Random(42);
         Map<String, OrderRecord> orders = new ConcurrentHashMap<>();
         List<Callable<Void>> tasks = new ArrayList<>();
         for (int i = 0; i < ORDERS; i++) {
             String orderId = prefix + i;
-            OrderRecord record = new OrderRecord(1 + random.nextInt(3));
+            OrderRecord record = new OrderRecord(1 + random.nextInt(3), random.nextDouble() < 0.1 ? second : null);
             orders.put(orderId, record);
             double followUp = random.nextDouble();
             tasks.add(() -> {
@@ -95,11 +137,12 @@ class ReservationConcurrencyIT {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("%s: %d reservation requests (+ follow-ups) in %.1f s = %.0f reservations/s over HTTP, "
-                + "%d clients%n", kind, ORDERS + DUPLICATES, seconds, (ORDERS + DUPLICATES) / seconds, CLIENTS);
+                + "%d clients%n", variant, ORDERS + DUPLICATES, seconds, (ORDERS + DUPLICATES) / seconds, CLIENTS);
 
         assertThat(serverErrors).as("5xx responses").hasValue(0);
         assertThat(falseSoldOuts).as("refusals while the SKU held enough stock (I8)").isEmpty();
         assertStoredStateMatches(service.jdbc(), sku, prefix, orders);
+        assertSecondSkuMatches(service.jdbc(), second, orders);
         assertSellsOutExactly(client, service.jdbc(), sku);
     }
 
@@ -127,7 +170,7 @@ class ReservationConcurrencyIT {
     }
 
     private boolean reserve(StockGuardClient client, String sku, String orderId, OrderRecord record) {
-        StockGuardClient.Response response = client.reserve(orderId, new Line(sku, record.qty));
+        StockGuardClient.Response response = client.reserve(orderId, record.lines(sku));
         check(response);
         if (response.ok()) {
             record.acknowledged = true;
@@ -158,10 +201,10 @@ class ReservationConcurrencyIT {
                     stored.put(rs.getString(1), rs.getString(2));
                 }, prefix + "%");
         Map<String, Integer> reserveEvents = new HashMap<>();
-        jdbc.query("SELECT order_id, COUNT(*) FROM stock_event WHERE order_id LIKE ? AND op = 'RESERVE' "
-                + "GROUP BY order_id", rs -> {
+        jdbc.query("SELECT order_id, COUNT(*) FROM stock_event WHERE order_id LIKE ? AND sku_id = ? "
+                + "AND op = 'RESERVE' GROUP BY order_id", rs -> {
                     reserveEvents.put(rs.getString(1), rs.getInt(2));
-                }, prefix + "%");
+                }, prefix + "%", sku);
 
         long reserved = 0;
         long sold = 0;
@@ -190,6 +233,18 @@ class ReservationConcurrencyIT {
         assertThat(totals.sold()).as("sold = sum of acknowledged, confirmed orders").isEqualTo(sold);
         System.out.printf("acknowledged %d orders; reserved %d, sold %d, available %d of %d%n", acknowledged,
                 reserved, sold, totals.available(), TOTAL);
+    }
+
+    private static void assertSecondSkuMatches(JdbcTemplate jdbc, String second, Map<String, OrderRecord> orders) {
+        LedgerChecks.assertNoOversell(jdbc, second, ORDERS);
+        LedgerChecks.assertCountersMatchJournal(jdbc, second);
+        long reserved = orders.values().stream()
+                .filter(r -> r.secondSku != null && r.acknowledged && !r.cancelled && !r.confirmed).count();
+        long sold = orders.values().stream()
+                .filter(r -> r.secondSku != null && r.acknowledged && !r.cancelled && r.confirmed).count();
+        LedgerChecks.Counters totals = LedgerChecks.totals(jdbc, second);
+        assertThat(totals.reserved()).as("reserved of the second SKU").isEqualTo(reserved);
+        assertThat(totals.sold()).as("sold of the second SKU").isEqualTo(sold);
     }
 
     /** Whatever is left is sellable to the last unit, wherever it sits (I8), and then nothing more. */

@@ -5,8 +5,13 @@ import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.BucketView;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * The {@code stock_bucket} table. Counters only ever move by the deltas of journal events, so a
@@ -22,10 +27,12 @@ final class BucketRows {
     }
 
     private final JdbcTemplate jdbc;
+    private final NamedParameterJdbcTemplate named;
     private final SqlStatements sql;
 
     BucketRows(JdbcTemplate jdbc, SqlStatements sql) {
         this.jdbc = jdbc;
+        this.named = new NamedParameterJdbcTemplate(jdbc);
         this.sql = sql;
     }
 
@@ -56,9 +63,32 @@ final class BucketRows {
      */
     void applyOrFail(SkuId skuId, int bucket, List<StockEvent> events) {
         if (!apply(skuId, bucket, events, false)) {
-            throw new LedgerInvariantViolation("bucket " + skuId + "/" + bucket
-                    + " refused a change its lock holder had checked: counters would go negative");
+            throw refused(skuId, bucket);
         }
+    }
+
+    /** Applies net deltas already checked under the caller's lock (see {@link #applyOrFail}). */
+    void applyNetOrFail(SkuId skuId, int bucket, long available, long reserved, long sold) {
+        int updated = jdbc.update(sql.get("apply"), available, reserved, sold, available, skuId.value(), bucket,
+                available, reserved, sold);
+        if (updated != 1) {
+            throw refused(skuId, bucket);
+        }
+    }
+
+    private static LedgerInvariantViolation refused(SkuId skuId, int bucket) {
+        return new LedgerInvariantViolation("bucket " + skuId + "/" + bucket
+                + " refused a change its lock holder had checked: counters would go negative");
+    }
+
+    /** Locks every bucket of the given SKUs in (SKU, bucket) order; SKUs without buckets are absent. */
+    Map<SkuId, List<Row>> lockAll(Collection<SkuId> skuIds) {
+        Map<SkuId, List<Row>> rows = new TreeMap<>();
+        List<String> ids = skuIds.stream().map(SkuId::value).toList();
+        named.query(sql.get("lockBucketsOfSkus"), Map.of("skuIds", ids), (java.sql.ResultSet rs) -> {
+            rows.computeIfAbsent(SkuId.of(rs.getString("sku_id")), k -> new ArrayList<>()).add(row(rs));
+        });
+        return rows;
     }
 
     List<Row> lock(SkuId skuId) {

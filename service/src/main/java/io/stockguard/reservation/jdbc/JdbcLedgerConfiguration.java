@@ -1,10 +1,12 @@
 package io.stockguard.reservation.jdbc;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.journal.Journal;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.ReservationProperties;
+import io.stockguard.reservation.StockLedger;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -23,25 +25,32 @@ class JdbcLedgerConfiguration {
     }
 
     @Bean
-    StockAdministration stockAdministration(TransactionTemplate transactions, JdbcTemplate jdbc,
-            SqlStatements ledgerStatements, SqlDialect dialect, Journal journal, AuditLog audit, Clock clock,
+    SkuRows skuRows(JdbcTemplate jdbc, SqlStatements ledgerStatements, SqlDialect dialect,
             ReservationProperties properties) {
-        return new StockAdministration(transactions, jdbc, ledgerStatements, dialect,
-                skuRows(jdbc, ledgerStatements, dialect, properties), new BucketRows(jdbc, ledgerStatements), journal,
-                audit, clock);
+        return new SkuRows(jdbc, ledgerStatements, dialect, properties.bucketCacheSize());
     }
 
     @Bean
-    JdbcStockLedger jdbcStockLedger(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect, Journal journal, StockAdministration administration, Clock clock,
-            ReservationProperties properties) {
-        return new JdbcStockLedger(transactions, skuRows(jdbc, ledgerStatements, dialect, properties),
-                new BucketRows(jdbc, ledgerStatements), new ReservationRows(jdbc, ledgerStatements, dialect), journal,
-                administration, clock);
+    StockAdministration stockAdministration(TransactionTemplate transactions, JdbcTemplate jdbc,
+            SqlStatements ledgerStatements, SqlDialect dialect, SkuRows skuRows, Journal journal, AuditLog audit,
+            Clock clock) {
+        return new StockAdministration(transactions, jdbc, ledgerStatements, dialect, skuRows,
+                new BucketRows(jdbc, ledgerStatements), journal, audit, clock);
     }
 
-    private static SkuRows skuRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect,
-            ReservationProperties properties) {
-        return new SkuRows(jdbc, sql, dialect, properties.bucketCacheSize());
+    @Bean
+    StockLedger databaseLedger(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
+            SqlDialect dialect, SkuRows skuRows, Journal journal, StockAdministration administration, Clock clock,
+            ReservationProperties properties, MeterRegistry meters) {
+        BucketRows buckets = new BucketRows(jdbc, ledgerStatements);
+        ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
+        JdbcStockLedger single = new JdbcStockLedger(transactions, skuRows, buckets, reservations, journal,
+                administration, clock);
+        if (!properties.coalescing().enabled()) {
+            return single;
+        }
+        BatchReservations batches = new BatchReservations(transactions, skuRows, buckets, reservations, journal,
+                clock);
+        return new CoalescingStockLedger(single, batches, properties.coalescing(), meters);
     }
 }

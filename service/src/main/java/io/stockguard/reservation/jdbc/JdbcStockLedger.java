@@ -39,7 +39,6 @@ final class JdbcStockLedger implements StockLedger {
     private final BucketRows buckets;
     private final ReservationRows reservations;
     private final Journal journal;
-    private final BucketTransfers transfers;
     private final StockAdministration administration;
     private final Clock clock;
 
@@ -50,7 +49,6 @@ final class JdbcStockLedger implements StockLedger {
         this.buckets = buckets;
         this.reservations = reservations;
         this.journal = journal;
-        this.transfers = new BucketTransfers(buckets);
         this.administration = administration;
         this.clock = clock;
     }
@@ -111,12 +109,11 @@ final class JdbcStockLedger implements StockLedger {
                 lineEvents.add(StockEvents.confirm(command.orderId(), line.skuId(), home, line.qty(), context));
             }
             Refusal refusal = lockAllBuckets ? takeWithAllLocked(line, home, lineEvents, events, context)
-                    : takeFromHome(line, home, lineEvents);
+                    : takeFromHome(line, home, lineEvents, events);
             if (refusal != null) {
                 return refusal;
             }
             held.add(new ReservedLine(line.skuId(), line.qty(), home));
-            events.addAll(lineEvents);
         }
         reservations.insertLines(command.orderId(), held);
         journal.append(events);
@@ -130,8 +127,10 @@ final class JdbcStockLedger implements StockLedger {
      * inside this transaction keeps the order's row locked until the answer is final, so a
      * concurrent retry of the same order waits for it rather than racing it.
      */
-    private Refusal takeFromHome(StockLine line, int home, List<StockEvent> lineEvents) {
+    private Refusal takeFromHome(StockLine line, int home, List<StockEvent> lineEvents,
+            List<StockEvent> journalOut) {
         if (buckets.apply(line.skuId(), home, lineEvents, true)) {
+            journalOut.addAll(lineEvents);
             return null;
         }
         List<BucketRows.Row> rows = buckets.read(line.skuId());
@@ -159,17 +158,15 @@ final class JdbcStockLedger implements StockLedger {
         if (rows.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
         }
-        if (!rows.getFirst().mode().sells()) {
+        BucketSet set = BucketSet.of(line.skuId(), rows);
+        if (!set.sells()) {
             return new Refusal.SkuFrozen(line.skuId());
         }
-        long available = rows.stream().mapToLong(BucketRows.Row::available).sum();
-        if (available < line.qty()) {
-            return new Refusal.InsufficientStock(line.skuId(), line.qty(), available);
+        if (!set.take(home, lineEvents, context)) {
+            return new Refusal.InsufficientStock(line.skuId(), line.qty(), set.available());
         }
-        journalOut.addAll(transfers.refill(line.skuId(), home, line.qty(), rows, context));
-        if (!buckets.apply(line.skuId(), home, lineEvents, true)) {
-            throw new LedgerInvariantViolation("bucket " + line.skuId() + "/" + home + " is short after a transfer");
-        }
+        set.writeTo(buckets);
+        journalOut.addAll(set.events());
         return null;
     }
 

@@ -10,11 +10,18 @@ import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /** The {@code reservation} and {@code reservation_line} tables. */
 final class ReservationRows {
@@ -32,11 +39,13 @@ final class ReservationRows {
     static final String TOMBSTONE = "";
 
     private final JdbcTemplate jdbc;
+    private final NamedParameterJdbcTemplate named;
     private final SqlStatements sql;
     private final SqlDialect dialect;
 
     ReservationRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect) {
         this.jdbc = jdbc;
+        this.named = new NamedParameterJdbcTemplate(jdbc);
         this.sql = sql;
         this.dialect = dialect;
     }
@@ -46,6 +55,43 @@ final class ReservationRows {
         return jdbc.update(sql.get("insertReservation"), header.orderId().value(), header.state().name(),
                 header.fingerprint(), at(header.createdAt()), at(header.expiresAt()), at(header.confirmedAt()),
                 at(header.closedAt()), Timestamps.varchar(header.traceId())) == 1;
+    }
+
+    /** Inserts new headers; a header whose order exists fails the whole statement. */
+    void insertAll(List<Header> headers) {
+        jdbc.batchUpdate(sql.get("insertNewReservation"), headers, headers.size(), (ps, header) -> {
+            ps.setString(1, header.orderId().value());
+            ps.setString(2, header.state().name());
+            ps.setString(3, header.fingerprint());
+            ps.setObject(4, Timestamps.toDatabase(header.createdAt(), dialect));
+            ps.setObject(5, Timestamps.toDatabase(header.expiresAt(), dialect), timestampType());
+            ps.setObject(6, Timestamps.toDatabase(header.confirmedAt(), dialect), timestampType());
+            ps.setObject(7, Timestamps.toDatabase(header.closedAt(), dialect), timestampType());
+            ps.setString(8, header.traceId());
+        });
+    }
+
+    /** Which of these orders already have a reservation row (committed). */
+    Set<OrderId> existing(Collection<OrderId> orderIds) {
+        List<String> ids = orderIds.stream().map(OrderId::value).toList();
+        return new HashSet<>(named.query(sql.get("existingOrders"), Map.of("orderIds", ids),
+                (rs, i) -> OrderId.of(rs.getString(1))));
+    }
+
+    /** Lines of several orders in one batch. */
+    void insertLines(Map<OrderId, List<ReservedLine>> linesByOrder) {
+        List<Map.Entry<OrderId, ReservedLine>> rows = new ArrayList<>();
+        linesByOrder.forEach((order, lines) -> lines.forEach(line -> rows.add(Map.entry(order, line))));
+        jdbc.batchUpdate(sql.get("insertLine"), rows, rows.size(), (ps, row) -> {
+            ps.setString(1, row.getKey().value());
+            ps.setString(2, row.getValue().skuId().value());
+            ps.setInt(3, row.getValue().qty());
+            ps.setInt(4, row.getValue().bucket());
+        });
+    }
+
+    private int timestampType() {
+        return dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
     }
 
     Optional<Header> find(OrderId orderId) {
