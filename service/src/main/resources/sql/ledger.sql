@@ -101,6 +101,14 @@ SELECT sku_id, op, fingerprint FROM stock_request WHERE request_id = ?;
 -- name: existingOrders
 SELECT order_id FROM reservation WHERE order_id IN (:orderIds);
 
+-- What the SKUs hold right now, without locking: lets a batch of a sold-out SKU refuse its
+-- requests in a read-only transaction (no row lock, no WAL, no commit flush).
+-- name: availableOfSkus
+SELECT sku_id, SUM(available) AS available, MIN(mode) AS mode
+FROM stock_bucket
+WHERE sku_id IN (:skuIds)
+GROUP BY sku_id;
+
 -- Every bucket of every SKU in the batch, locked in (SKU, bucket) order: the same total order in
 -- which every other transaction locks buckets, so batches and single operations cannot deadlock.
 -- name: lockBucketsOfSkus

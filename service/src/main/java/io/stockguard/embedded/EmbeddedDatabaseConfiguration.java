@@ -42,7 +42,11 @@ class EmbeddedDatabaseConfiguration {
                 .setDataDirectory(directory)
                 .setCleanDataDirectory(false)
                 .setPGStartupWait(STARTUP_WAIT_MAX)
-                .setServerConfig("listen_addresses", "localhost");
+                .setServerConfig("listen_addresses", "localhost")
+                // The library defaults to synchronous_commit=off; a reservation is acknowledged only
+                // when it is durable (I2), so every commit waits for its WAL flush.
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("fsync", "on");
         if (port > 0) {
             builder.setPort(port);
         }

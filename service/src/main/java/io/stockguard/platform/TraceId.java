@@ -1,7 +1,7 @@
 package io.stockguard.platform;
 
-import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -12,7 +12,6 @@ public record TraceId(String value) {
 
     private static final Pattern HEX_32 = Pattern.compile("[0-9a-f]{32}");
     private static final String ALL_ZERO = "0".repeat(32);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     public TraceId {
         if (value == null || !HEX_32.matcher(value).matches() || value.equals(ALL_ZERO)) {
@@ -20,9 +19,13 @@ public record TraceId(String value) {
         }
     }
 
+    /**
+     * A fresh random id. Trace ids identify, they do not protect, so a thread-local generator is
+     * enough and spares every request a shared lock.
+     */
     public static TraceId random() {
         byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
+        ThreadLocalRandom.current().nextBytes(bytes);
         bytes[0] |= 0x01;
         return new TraceId(HexFormat.of().formatHex(bytes));
     }

@@ -51,7 +51,6 @@ CREATE TABLE reservation_line (
     qty      INT         NOT NULL,
     bucket   INT         NOT NULL,
     PRIMARY KEY (order_id, sku_id),
-    INDEX reservation_line_sku (sku_id),
     -- No foreign key to sku: see the PostgreSQL migration.
     CONSTRAINT reservation_line_order FOREIGN KEY (order_id) REFERENCES reservation (order_id),
     CONSTRAINT reservation_line_qty CHECK (qty > 0)

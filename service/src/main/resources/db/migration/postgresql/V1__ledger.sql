@@ -57,7 +57,6 @@ CREATE TABLE reservation_line (
     bucket   INT         NOT NULL,
     PRIMARY KEY (order_id, sku_id)
 );
-CREATE INDEX reservation_line_sku ON reservation_line (sku_id);
 
 -- The journal: append-only. The unique (order_id, sku_id, op) is idempotency by business key
 -- (I3); it ignores rows without an order id (stock operations).

@@ -7,7 +7,7 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
-import io.stockguard.testing.TestDatabase;
+import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

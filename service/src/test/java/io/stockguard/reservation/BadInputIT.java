@@ -6,7 +6,7 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Response;
-import io.stockguard.testing.TestDatabase;
+import io.stockguard.testkit.TestDatabase;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;

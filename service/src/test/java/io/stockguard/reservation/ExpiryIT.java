@@ -9,7 +9,7 @@ import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
-import io.stockguard.testing.TestDatabase;
+import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
-import io.stockguard.testing.TestDatabase;
+import io.stockguard.testkit.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.List;

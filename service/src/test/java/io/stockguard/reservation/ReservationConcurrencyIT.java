@@ -7,7 +7,7 @@ import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
-import io.stockguard.testing.TestDatabase;
+import io.stockguard.testkit.TestDatabase;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

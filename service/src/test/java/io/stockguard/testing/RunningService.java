@@ -1,5 +1,7 @@
 package io.stockguard.testing;
 
+import io.stockguard.testkit.TestDatabase;
+
 import io.stockguard.StockGuardApplication;
 import java.util.HashMap;
 import java.util.Map;

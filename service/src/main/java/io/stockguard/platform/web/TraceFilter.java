@@ -7,8 +7,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.MDC;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -26,7 +26,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class TraceFilter extends OncePerRequestFilter {
 
     static final String MDC_KEY = "traceId";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -48,7 +47,7 @@ class TraceFilter extends OncePerRequestFilter {
 
     private static String spanId() {
         byte[] bytes = new byte[8];
-        RANDOM.nextBytes(bytes);
+        ThreadLocalRandom.current().nextBytes(bytes);
         bytes[0] |= 0x01;
         return HexFormat.of().formatHex(bytes);
     }

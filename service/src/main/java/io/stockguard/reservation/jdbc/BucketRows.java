@@ -67,18 +67,59 @@ final class BucketRows {
         }
     }
 
-    /** Applies net deltas already checked under the caller's lock (see {@link #applyOrFail}). */
-    void applyNetOrFail(SkuId skuId, int bucket, long available, long reserved, long sold) {
-        int updated = jdbc.update(sql.get("apply"), available, reserved, sold, available, skuId.value(), bucket,
-                available, reserved, sold);
-        if (updated != 1) {
-            throw refused(skuId, bucket);
+    /** The net change of one bucket's counters. */
+    record NetChange(SkuId skuId, int bucket, long available, long reserved, long sold) {
+    }
+
+    /**
+     * Applies net changes already checked under the caller's lock (see {@link #applyOrFail}), in
+     * one batch. A driver that cannot report per-statement counts (SUCCESS_NO_INFO) is trusted:
+     * the rows are locked and the counters were read under that lock.
+     */
+    void applyNetOrFail(List<NetChange> changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        int[][] counts = jdbc.batchUpdate(sql.get("apply"), changes, changes.size(), (ps, change) -> {
+            ps.setLong(1, change.available());
+            ps.setLong(2, change.reserved());
+            ps.setLong(3, change.sold());
+            ps.setLong(4, change.available());
+            ps.setString(5, change.skuId().value());
+            ps.setInt(6, change.bucket());
+            ps.setLong(7, change.available());
+            ps.setLong(8, change.reserved());
+            ps.setLong(9, change.sold());
+        });
+        int i = 0;
+        for (int[] batch : counts) {
+            for (int count : batch) {
+                NetChange change = changes.get(i++);
+                if (count != 1 && count != java.sql.Statement.SUCCESS_NO_INFO) {
+                    throw refused(change.skuId(), change.bucket());
+                }
+            }
         }
     }
 
     private static LedgerInvariantViolation refused(SkuId skuId, int bucket) {
         return new LedgerInvariantViolation("bucket " + skuId + "/" + bucket
                 + " refused a change its lock holder had checked: counters would go negative");
+    }
+
+    /** What a SKU holds as last committed, read without a lock. */
+    record Snapshot(long available, SkuMode mode) {
+    }
+
+    /** The committed available stock and mode of each SKU, without locking; unknown SKUs are absent. */
+    Map<SkuId, Snapshot> snapshot(Collection<SkuId> skuIds) {
+        Map<SkuId, Snapshot> snapshots = new TreeMap<>();
+        List<String> ids = skuIds.stream().map(SkuId::value).toList();
+        named.query(sql.get("availableOfSkus"), Map.of("skuIds", ids), (java.sql.ResultSet rs) -> {
+            snapshots.put(SkuId.of(rs.getString("sku_id")),
+                    new Snapshot(rs.getLong("available"), SkuMode.valueOf(rs.getString("mode"))));
+        });
+        return snapshots;
     }
 
     /** Locks every bucket of the given SKUs in (SKU, bucket) order; SKUs without buckets are absent. */

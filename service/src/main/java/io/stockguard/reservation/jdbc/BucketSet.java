@@ -135,10 +135,17 @@ final class BucketSet {
 
     /** Writes the net change of every changed bucket; the caller still holds the locks. */
     void writeTo(BucketRows rows) {
+        rows.applyNetOrFail(changes());
+    }
+
+    /** The net change of every changed bucket, for writing several sets in one batch. */
+    List<BucketRows.NetChange> changes() {
+        List<BucketRows.NetChange> changes = new ArrayList<>();
         for (int b = 0; b < available.length; b++) {
             if (netAvailable[b] != 0 || netReserved[b] != 0 || netSold[b] != 0) {
-                rows.applyNetOrFail(skuId, b, netAvailable[b], netReserved[b], netSold[b]);
+                changes.add(new BucketRows.NetChange(skuId, b, netAvailable[b], netReserved[b], netSold[b]));
             }
         }
+        return changes;
     }
 }

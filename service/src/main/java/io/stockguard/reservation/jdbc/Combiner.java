@@ -19,8 +19,12 @@ import java.util.function.Consumer;
  */
 final class Combiner<T, R> {
 
-    /** How long a waiting caller sleeps before looking again if a wake-up was missed. */
-    private static final long RECHECK_NANOS = 200_000;
+    /**
+     * How long a waiting caller sleeps before looking again. Callers are woken explicitly (their
+     * request completed, or leadership handed to them), so this is only a safety net; short
+     * naps would have dozens of waiting threads burn the CPU the batch needs.
+     */
+    private static final long RECHECK_NANOS = 10_000_000;
 
     /** One queued request and, once served, its result. */
     static final class Pending<T, R> {
@@ -91,10 +95,11 @@ final class Combiner<T, R> {
                 handOver();
                 continue;
             }
-            if (System.nanoTime() > deadline && pending.abandon()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 && pending.abandon()) {
                 return null;
             }
-            LockSupport.parkNanos(this, RECHECK_NANOS);
+            LockSupport.parkNanos(this, left > 0 ? Math.min(left, RECHECK_NANOS) : RECHECK_NANOS);
         }
         return pending.result();
     }

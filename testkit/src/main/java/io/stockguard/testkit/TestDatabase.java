@@ -1,4 +1,4 @@
-package io.stockguard.testing;
+package io.stockguard.testkit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;

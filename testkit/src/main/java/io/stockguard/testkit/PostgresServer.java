@@ -1,4 +1,4 @@
-package io.stockguard.testing;
+package io.stockguard.testkit;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class PostgresServer {
 
     private static PostgresServer instance;
+    private static PostgresServer durable;
 
     private final EmbeddedPostgres postgres;
     private final AtomicInteger databases = new AtomicInteger();
@@ -25,21 +26,42 @@ public final class PostgresServer {
         this.postgres = postgres;
     }
 
+    /**
+     * The server for correctness tests: commits do not wait for the WAL to reach the disk
+     * ({@code synchronous_commit=off}), which changes no outcome a test checks and keeps the suite fast.
+     */
     public static synchronized PostgresServer instance() {
         if (instance == null) {
-            try {
-                EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                        .setDataDirectory(Files.createTempDirectory("stockguard-test-pg"))
-                        .setCleanDataDirectory(true)
-                        .setPGStartupWait(Duration.ofSeconds(60))
-                        .setServerConfig("max_connections", "400")
-                        .start();
-                instance = new PostgresServer(postgres);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the test PostgreSQL", e);
-            }
+            instance = start(false);
         }
         return instance;
+    }
+
+    /**
+     * The server for measurements: every commit waits for the WAL to be flushed, as on a production
+     * database, so a hot row pays what it pays in production.
+     */
+    public static synchronized PostgresServer durable() {
+        if (durable == null) {
+            durable = start(true);
+        }
+        return durable;
+    }
+
+    private static PostgresServer start(boolean durableCommits) {
+        try {
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    .setDataDirectory(Files.createTempDirectory("stockguard-test-pg"))
+                    .setCleanDataDirectory(true)
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setServerConfig("max_connections", "400")
+                    .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
+                    .setServerConfig("fsync", "on")
+                    .start();
+            return new PostgresServer(postgres);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the test PostgreSQL", e);
+        }
     }
 
     public TestDatabase newDatabase() {

@@ -1,0 +1,123 @@
+package io.stockguard.bench;
+
+import io.lettuce.core.RedisClient;
+import io.stockguard.bench.db.BucketedConditionalUpdate;
+import io.stockguard.bench.db.ConditionalUpdate;
+import io.stockguard.bench.db.NaiveReadThenWrite;
+import io.stockguard.bench.db.OptimisticRetry;
+import io.stockguard.bench.db.SelectForUpdate;
+import io.stockguard.bench.redis.LuaDecrement;
+import io.stockguard.bench.redis.NaiveGetDecr;
+import io.stockguard.bench.redis.SetNxLock;
+import io.stockguard.bench.redis.WatchMulti;
+import io.stockguard.bench.stockguard.HttpContender;
+import io.stockguard.bench.stockguard.LedgerContender;
+import io.stockguard.testkit.PostgresServer;
+import io.stockguard.testkit.RedisServer;
+import io.stockguard.testkit.TestDatabase;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * {@code ./stockguard bench}: starts its own PostgreSQL and Redis, runs every contender on the same
+ * servers with the same client threads and the same requests, and writes a table, JSON and an HTML
+ * report. Everything is measured in this one run, so ratios compare like with like.
+ */
+public final class Bench {
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Path report = run(options);
+        System.out.println("\nreport: " + report.toAbsolutePath());
+        System.exit(0);
+    }
+
+    /** Runs the plan and returns the folder holding the reports. */
+    public static Path run(BenchOptions options) throws Exception {
+        System.out.printf("StockGuard bench (%s): %d cores, %s, Java %s%n", options.size(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
+                System.getProperty("java.version"));
+        try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
+            RedisClient redisClient = RedisClient.create(redis.uri());
+            List<Contender> contenders = contenders(redisClient, Bench::fresh).stream().filter(options::selects)
+                    .toList();
+            String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
+            Runner runner = new Runner(options.timeLimit(), options.warmUp(), runId);
+            List<RunResult> results = new ArrayList<>();
+            for (Scenario scenario : options.scenarios()) {
+                List<Integer> levels = scenario.name().equals("hot-sku") ? options.hotSkuClients()
+                        : List.of(options.otherClients());
+                System.out.printf("%nscenario %s: %s%n", scenario.name(), scenario.description());
+                for (int clients : levels) {
+                    Map<String, List<RunResult>> repeats = new java.util.LinkedHashMap<>();
+                    // Repetitions are interleaved, so a slow minute of a noisy machine hits every
+                    // contender alike instead of one of them.
+                    for (int round = 1; round <= options.repeat(); round++) {
+                        for (Contender contender : contenders) {
+                            if (contender instanceof HttpContender && !(scenario.name().equals("hot-sku")
+                                    && clients == levels.getLast())) {
+                                continue;
+                            }
+                            RunResult result = runner.run(scenario, contender, clients);
+                            repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
+                            String notes = contender.notes();
+                            System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
+                                    + (notes.isEmpty() ? "" : "  [" + notes + "]"));
+                        }
+                    }
+                    repeats.values().forEach(runs -> results.add(Report.median(runs)));
+                }
+            }
+            for (Contender contender : contenders) {
+                contender.close();
+            }
+            redisClient.shutdown();
+            List<RunResult> withCeiling = Report.withCeiling(results);
+            Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
+            Report.write(folder, options, contenders, withCeiling);
+            System.out.println();
+            System.out.println(Report.table(withCeiling));
+            return folder;
+        }
+    }
+
+    /** Every contender, each database contender on a database of its own from {@code databases}. */
+    static List<Contender> contenders(RedisClient redis, Supplier<TestDatabase> databases) {
+        return List.of(
+                new NaiveReadThenWrite(databases.get()),
+                new SelectForUpdate(databases.get()),
+                new OptimisticRetry(databases.get()),
+                new ConditionalUpdate(databases.get()),
+                new BucketedConditionalUpdate(databases.get()),
+                new NaiveGetDecr(redis),
+                new SetNxLock(redis),
+                new WatchMulti(redis),
+                new LuaDecrement(redis),
+                new LedgerContender("stockguard-db", "StockGuard database ledger with hot-row coalescing, in process",
+                        databases, Map.of()),
+                new LedgerContender("stockguard-db-single", "StockGuard database ledger, one transaction per "
+                        + "reservation (coalescing off), in process", databases,
+                        Map.of("stockguard.reservation.coalescing.enabled", "false")),
+                new HttpContender("stockguard-db-http", "StockGuard database ledger end to end over HTTP",
+                        databases, Map.of()));
+    }
+
+    /** A new database on the durable server: commits wait for the disk, as in production. */
+    private static TestDatabase fresh() {
+        return PostgresServer.durable().newDatabase();
+    }
+}

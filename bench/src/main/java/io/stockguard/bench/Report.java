@@ -1,0 +1,112 @@
+package io.stockguard.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Turns run results into the stdout table, {@code results.json}, {@code summary.md} and {@code report.html}. */
+final class Report {
+
+    private static final String CEILING = "redis-lua";
+
+    private Report() {
+    }
+
+    /** Each StockGuard row's throughput as a share of the bare Lua decrement at the same scenario and clients. */
+    static List<RunResult> withCeiling(List<RunResult> results) {
+        List<RunResult> out = new ArrayList<>();
+        for (RunResult result : results) {
+            RunResult ceiling = results.stream().filter(r -> r.contender().equals(CEILING)
+                    && r.scenario().equals(result.scenario()) && r.clients() == result.clients()).findFirst()
+                    .orElse(null);
+            boolean measured = result.family().equals("stockguard") && ceiling != null
+                    && ceiling.attemptsPerSecond() > 0;
+            out.add(measured ? result.withPercentOfCeiling(100 * result.attemptsPerSecond()
+                    / ceiling.attemptsPerSecond()) : result);
+        }
+        return out;
+    }
+
+    /**
+     * The run with the median attempts per second (its own latencies and counts with it): a real
+     * run, not a mix of figures from different runs. Correctness counts (oversold, unaccounted,
+     * false sold-outs) are the worst seen in any repetition, so one bad run is never hidden.
+     */
+    static RunResult median(List<RunResult> runs) {
+        List<RunResult> sorted = runs.stream()
+                .sorted(java.util.Comparator.comparingDouble(RunResult::attemptsPerSecond)).toList();
+        RunResult median = sorted.get(sorted.size() / 2);
+        long oversold = runs.stream().mapToLong(RunResult::oversoldUnits).max().orElse(0);
+        long unaccounted = runs.stream().mapToLong(RunResult::unaccountedUnits)
+                .reduce(0, (a, b) -> Math.abs(b) > Math.abs(a) ? b : a);
+        long falseSoldOuts = runs.stream().mapToLong(RunResult::falseSoldOuts).max().orElse(0);
+        double soldPerSecond = runs.stream().mapToDouble(RunResult::soldPerSecond).sorted()
+                .skip(runs.size() / 2).findFirst().orElse(0);
+        return new RunResult(median.scenario(), median.contender(), median.family(), median.clients(),
+                median.attempts(), median.sold(), median.soldOut(), median.gaveUp(), median.errors(), median.retries(),
+                median.reads(), median.seconds(), median.stoppedEarly(), median.attemptsPerSecond(), soldPerSecond,
+                median.readsPerSecond(), median.p50Millis(), median.p99Millis(), median.p999Millis(),
+                median.readP99Millis(), oversold, unaccounted, falseSoldOuts, median.percentOfCeiling());
+    }
+
+    static String line(RunResult r) {
+        return String.format(Locale.ROOT, "  %-22s %4d clients  %9.0f att/s  %8.0f sold/s  p99 %7.2f ms  "
+                        + "oversold %6d  unaccounted %6d  false sold-outs %6d  gave up %6d  errors %d%s",
+                r.contender(), r.clients(), r.attemptsPerSecond(), r.soldPerSecond(), r.p99Millis(), r.oversoldUnits(),
+                r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.errors(), r.stoppedEarly() ? "  (time limit)" : "");
+    }
+
+    static String table(List<RunResult> results) {
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
+                "| %-11s | %-20s | %7s | %9s | %8s | %7s | %7s | %8s | %8s | %9s | %10s | %7s | %7s | %8s |%n",
+                "scenario", "contender", "clients", "attempt/s", "sold/s", "p50 ms", "p99 ms", "p99.9 ms", "oversold",
+                "unaccount", "false s/o", "gave up", "retries", "% ceil"));
+        table.append(String.format("|%s|%n", "---|".repeat(14).replaceAll("\\|$", "")));
+        for (RunResult r : results) {
+            table.append(String.format(Locale.ROOT,
+                    "| %-11s | %-20s | %7d | %9.0f | %8.0f | %7.2f | %7.2f | %8.2f | %8d | %9d | %10d | %7d | %7d | %8s |%n",
+                    r.scenario(), r.contender() + (r.stoppedEarly() ? "*" : ""), r.clients(), r.attemptsPerSecond(),
+                    r.soldPerSecond(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.oversoldUnits(),
+                    r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.retries(),
+                    r.percentOfCeiling() < 0 ? "" : String.format(Locale.ROOT, "%.0f%%", r.percentOfCeiling())));
+        }
+        return table.toString();
+    }
+
+    static void write(Path folder, BenchOptions options, List<Contender> contenders, List<RunResult> results)
+            throws IOException {
+        Files.createDirectories(folder);
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("size", options.size());
+        document.put("machine", machine());
+        document.put("timeLimitSeconds", options.timeLimit().toSeconds());
+        document.put("scenarios", options.scenarios());
+        document.put("contenders", contenders.stream().map(c -> Map.of("name", c.name(), "family", c.family(),
+                "description", c.description(), "claimsCorrectness", c.claimsCorrectness())).toList());
+        document.put("results", results);
+        JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        Files.writeString(folder.resolve("results.json"), json.writeValueAsString(document));
+        Files.writeString(folder.resolve("summary.md"), "Machine: " + machine() + "\n\n" + table(results)
+                + "\n`*` stopped at the time limit (" + options.timeLimit().toSeconds() + " s).\n");
+        Files.writeString(folder.resolve("report.html"), Html.page(options, contenders, results, machine()));
+    }
+
+    static String machine() {
+        return Runtime.getRuntime().availableProcessors() + " cores, "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB heap, " + System.getProperty("os.name")
+                + " " + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version");
+    }
+
+    static Map<String, List<RunResult>> byContender(List<RunResult> results, String scenario) {
+        return results.stream().filter(r -> r.scenario().equals(scenario))
+                .collect(Collectors.groupingBy(RunResult::contender, LinkedHashMap::new, Collectors.toList()));
+    }
+}

@@ -1,0 +1,182 @@
+package io.stockguard.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one contender on one scenario with a number of client threads. Every client takes the next
+ * request of the shared plan, so each run sends the same requests in the same order; the run ends
+ * when the plan is done or the time limit passes.
+ */
+final class Runner {
+
+    /** Latencies above a minute are recorded as a minute. */
+    private static final long LATENCY_MAX_NANOS = Duration.ofMinutes(1).toNanos();
+
+    private final Duration timeLimit;
+    private final Duration warmUp;
+    private final String runId;
+    private final AtomicInteger runs = new AtomicInteger();
+
+    /**
+     * @param warmUp how long each contender runs, unmeasured, before its measured run, so that
+     *     every contender is measured with warm JIT-compiled code and warm connections
+     */
+    Runner(Duration timeLimit, Duration warmUp, String runId) {
+        this.timeLimit = timeLimit;
+        this.warmUp = warmUp;
+        this.runId = runId;
+    }
+
+    /** What one client thread saw. */
+    private static final class ClientTally {
+        final Histogram reservations = new Histogram(LATENCY_MAX_NANOS, 3);
+        final Histogram reads = new Histogram(LATENCY_MAX_NANOS, 3);
+        long sold;
+        long soldOut;
+        long gaveUp;
+        long errors;
+        long retries;
+        long lastSaleNanos;
+        Exception firstError;
+    }
+
+    RunResult run(Scenario scenario, Contender contender, int clients) throws Exception {
+        if (!warmUp.isZero()) {
+            measure(scenario, contender, clients, warmUp);
+        }
+        return measure(scenario, contender, clients, timeLimit);
+    }
+
+    private RunResult measure(Scenario scenario, Contender contender, int clients, Duration timeLimit)
+            throws Exception {
+        Catalogue catalogue = scenario.catalogue();
+        contender.load(catalogue);
+        int[] plan = scenario.plan();
+        AtomicInteger next = new AtomicInteger();
+        AtomicLongArray soldOutBySku = new AtomicLongArray(catalogue.size());
+        // Order ids unique across runs and short enough for every store's limit (64 characters).
+        String orderPrefix = runId + "-" + runs.incrementAndGet() + "-";
+        long deadline = System.nanoTime() + timeLimit.toNanos();
+        long started = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<ClientTally>> futures = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            futures.add(pool.submit(() -> client(contender, catalogue, plan, next, deadline, orderPrefix,
+                    soldOutBySku)));
+        }
+        List<ClientTally> tallies = new ArrayList<>();
+        try {
+            for (Future<ClientTally> future : futures) {
+                tallies.add(future.get());
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(1, TimeUnit.MINUTES);
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        return summarise(scenario, contender, clients, catalogue, tallies, soldOutBySku, started, seconds,
+                next.get() < plan.length);
+    }
+
+    private static ClientTally client(Contender contender, Catalogue catalogue, int[] plan, AtomicInteger next,
+            long deadline, String orderPrefix, AtomicLongArray soldOutBySku) throws Exception {
+        ClientTally tally = new ClientTally();
+        try (Contender.Session session = contender.open()) {
+            int i;
+            while ((i = next.getAndIncrement()) < plan.length && System.nanoTime() < deadline) {
+                int entry = plan[i];
+                boolean read = entry < 0;
+                String sku = catalogue.skus().get(read ? -1 - entry : entry);
+                long start = System.nanoTime();
+                if (read) {
+                    session.read(sku);
+                    tally.reads.recordValue(Math.min(System.nanoTime() - start, LATENCY_MAX_NANOS));
+                    continue;
+                }
+                Contender.Attempt attempt;
+                try {
+                    attempt = session.reserve(sku, 1, orderPrefix + i);
+                } catch (Exception e) {
+                    attempt = new Contender.Attempt(Contender.Outcome.ERROR, 0);
+                    if (tally.firstError == null) {
+                        tally.firstError = e;
+                    }
+                }
+                long end = System.nanoTime();
+                tally.reservations.recordValue(Math.min(end - start, LATENCY_MAX_NANOS));
+                tally.retries += attempt.retries();
+                switch (attempt.outcome()) {
+                    case SOLD -> {
+                        tally.sold++;
+                        tally.lastSaleNanos = Math.max(tally.lastSaleNanos, end);
+                    }
+                    case SOLD_OUT -> {
+                        tally.soldOut++;
+                        soldOutBySku.incrementAndGet(entry);
+                    }
+                    case GAVE_UP -> tally.gaveUp++;
+                    case ERROR -> tally.errors++;
+                }
+            }
+        }
+        return tally;
+    }
+
+    private static RunResult summarise(Scenario scenario, Contender contender, int clients, Catalogue catalogue,
+            List<ClientTally> tallies, AtomicLongArray soldOutBySku, long started, double seconds,
+            boolean stoppedEarly) throws Exception {
+        Histogram reservations = new Histogram(LATENCY_MAX_NANOS, 3);
+        Histogram reads = new Histogram(LATENCY_MAX_NANOS, 3);
+        long sold = 0;
+        long soldOut = 0;
+        long gaveUp = 0;
+        long errors = 0;
+        long retries = 0;
+        long lastSale = started;
+        Exception firstError = null;
+        for (ClientTally tally : tallies) {
+            reservations.add(tally.reservations);
+            reads.add(tally.reads);
+            sold += tally.sold;
+            soldOut += tally.soldOut;
+            gaveUp += tally.gaveUp;
+            errors += tally.errors;
+            retries += tally.retries;
+            lastSale = Math.max(lastSale, tally.lastSaleNanos);
+            firstError = firstError == null ? tally.firstError : firstError;
+        }
+        if (firstError != null) {
+            System.err.printf("  %s: %d errors, the first: %s%n", contender.name(), errors, firstError);
+        }
+        long[] remaining = contender.remaining(catalogue);
+        long remainingTotal = 0;
+        long falseSoldOuts = 0;
+        for (int s = 0; s < remaining.length; s++) {
+            remainingTotal += remaining[s];
+            if (remaining[s] > 0) {
+                falseSoldOuts += soldOutBySku.get(s);
+            }
+        }
+        long attempts = reservations.getTotalCount();
+        double sellSeconds = Math.max((lastSale - started) / 1e9, 1e-9);
+        return new RunResult(scenario.name(), contender.name(), contender.family().name().toLowerCase(), clients,
+                attempts, sold, soldOut, gaveUp, errors, retries, reads.getTotalCount(), seconds, stoppedEarly,
+                attempts / seconds, sold == 0 ? 0 : sold / sellSeconds, reads.getTotalCount() / seconds,
+                millis(reservations, 50), millis(reservations, 99), millis(reservations, 99.9), millis(reads, 99),
+                Math.max(0, sold - catalogue.totalUnits()), catalogue.totalUnits() - remainingTotal - sold,
+                falseSoldOuts, -1);
+    }
+
+    private static double millis(Histogram histogram, double percentile) {
+        return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile) / 1e6;
+    }
+}

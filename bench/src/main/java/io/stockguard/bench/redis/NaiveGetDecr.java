@@ -1,0 +1,40 @@
+package io.stockguard.bench.redis;
+
+import io.lettuce.core.RedisClient;
+
+/** GET, check in code, DECRBY: check and change are two commands, so concurrent buyers both pass. */
+public final class NaiveGetDecr extends RedisContender {
+
+    public NaiveGetDecr(RedisClient client) {
+        super(client);
+    }
+
+    @Override
+    public String name() {
+        return "redis-naive";
+    }
+
+    @Override
+    public String description() {
+        return "GET, check in code, DECRBY";
+    }
+
+    @Override
+    public boolean claimsCorrectness() {
+        return false;
+    }
+
+    @Override
+    public Session open() {
+        return new RedisSession(client.connect()) {
+            @Override
+            public Attempt reserve(String sku, int qty, String orderId) {
+                if (read(sku) < qty) {
+                    return Attempt.SOLD_OUT;
+                }
+                redis.decrby(key(sku), qty);
+                return Attempt.SOLD;
+            }
+        };
+    }
+}

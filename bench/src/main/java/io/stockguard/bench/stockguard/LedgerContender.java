@@ -1,0 +1,247 @@
+package io.stockguard.bench.stockguard;
+
+import io.stockguard.StockGuardApplication;
+import io.stockguard.bench.Catalogue;
+import io.stockguard.bench.Contender;
+import io.stockguard.journal.EventIds;
+import io.stockguard.platform.Actor;
+import io.stockguard.platform.Caller;
+import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.reservation.Refusal;
+import io.stockguard.reservation.ReservationOutcome;
+import io.stockguard.reservation.Reservations;
+import io.stockguard.reservation.ReserveCommand;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import io.stockguard.testkit.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * StockGuard itself, through its own code path in this JVM: each run starts the service on a
+ * fresh database and calls {@link Reservations} directly, exactly as its HTTP controller does.
+ */
+public class LedgerContender implements Contender {
+
+    static final String API_KEY = "bench-api-key-0123456789";
+    private static final int BUCKETS = 8;
+    private static final int LOAD_BATCH = 2_000;
+    private static final Caller CALLER = new Caller(new Actor(Actor.Kind.API_KEY, "bench"), null);
+
+    private final String name;
+    private final String description;
+    private final Supplier<TestDatabase> databases;
+    private final Map<String, String> settings;
+    protected ConfigurableApplicationContext service;
+    private TestDatabase database;
+
+    public LedgerContender(String name, String description, Supplier<TestDatabase> databases,
+            Map<String, String> settings) {
+        this.name = name;
+        this.description = description;
+        this.databases = databases;
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Family family() {
+        return Family.STOCKGUARD;
+    }
+
+    @Override
+    public boolean claimsCorrectness() {
+        return true;
+    }
+
+    /**
+     * Empties the tables and loads the catalogue; the service starts on the first load and keeps
+     * running, so every measured run after the warm-up meets warm code. Its cache of bucket counts
+     * stays right: every run loads the same SKUs with the same bucket count.
+     */
+    @Override
+    public void load(Catalogue catalogue) throws Exception {
+        if (service == null) {
+            database = databases.get();
+            migrate();
+            bulkLoad(catalogue);
+            start();
+            return;
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(SqlStatements.load("stockguard", dialect()).get("reset"));
+        }
+        bulkLoad(catalogue);
+    }
+
+    private void start() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("server.port", "0");
+        properties.put("spring.datasource.url", database.jdbcUrl());
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("spring.datasource.hikari.maximum-pool-size", "64");
+        properties.put("stockguard.security.api-keys", "bench:" + API_KEY);
+        properties.put("logging.level.root", "WARN");
+        properties.putAll(settings);
+        service = new SpringApplicationBuilder(StockGuardApplication.class).run(properties.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+    }
+
+    /** Creates the schema with the service's own migrations. */
+    private void migrate() {
+        org.flywaydb.core.Flyway.configure()
+                .dataSource(database.jdbcUrl(), database.username(), database.password())
+                .locations("classpath:db/migration/" + dialect().folder()).load().migrate();
+    }
+
+    /** Writes the catalogue in batches. */
+    private void bulkLoad(Catalogue catalogue) throws SQLException {
+        SqlStatements sql = SqlStatements.load("stockguard", dialect());
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement sku = connection.prepareStatement(sql.get("insertSku"));
+                    PreparedStatement bucket = connection.prepareStatement(sql.get("insertBucket"));
+                    PreparedStatement event = connection.prepareStatement(sql.get("insertEvent"))) {
+                int n = 0;
+                for (String id : catalogue.skus()) {
+                    sku.setString(1, id);
+                    sku.setInt(2, BUCKETS);
+                    sku.addBatch();
+                    for (int b = 0; b < BUCKETS; b++) {
+                        long share = catalogue.unitsPerSku() / BUCKETS + (b < catalogue.unitsPerSku() % BUCKETS ? 1 : 0);
+                        bucket.setString(1, id);
+                        bucket.setInt(2, b);
+                        bucket.setLong(3, share);
+                        bucket.setLong(4, share);
+                        bucket.addBatch();
+                        event.setString(1, EventIds.next());
+                        event.setString(2, id);
+                        event.setInt(3, b);
+                        event.setLong(4, share);
+                        event.setLong(5, share);
+                        event.addBatch();
+                    }
+                    if (++n % LOAD_BATCH == 0) {
+                        sku.executeBatch();
+                        bucket.executeBatch();
+                        event.executeBatch();
+                    }
+                }
+                sku.executeBatch();
+                bucket.executeBatch();
+                event.executeBatch();
+            }
+            connection.commit();
+        }
+    }
+
+    @Override
+    public Session open() {
+        Reservations reservations = service.getBean(Reservations.class);
+        return new Session() {
+            @Override
+            public Attempt reserve(String sku, int qty, String orderId) {
+                ReservationOutcome outcome = reservations.reserve(new ReserveCommand(OrderId.of(orderId),
+                        List.of(new StockLine(SkuId.of(sku), qty)), Duration.ofMinutes(15), false, CALLER));
+                return attempt(outcome);
+            }
+
+            @Override
+            public long read(String sku) {
+                return reservations.stock(SkuId.of(sku)).orElseThrow().available();
+            }
+        };
+    }
+
+    static Attempt attempt(ReservationOutcome outcome) {
+        return switch (outcome) {
+            case ReservationOutcome.Reserved reserved -> Attempt.SOLD;
+            case Refusal.InsufficientStock refusal -> Attempt.SOLD_OUT;
+            case Refusal refusal -> new Attempt(Outcome.ERROR, 0);
+        };
+    }
+
+    @Override
+    public long[] remaining(Catalogue catalogue) throws SQLException {
+        SqlStatements sql = SqlStatements.load("stockguard", dialect());
+        Map<String, Long> bySku = new HashMap<>();
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql.get("remaining"))) {
+            while (rs.next()) {
+                bySku.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        long[] remaining = new long[catalogue.size()];
+        for (int i = 0; i < remaining.length; i++) {
+            remaining[i] = bySku.getOrDefault(catalogue.skus().get(i), 0L);
+        }
+        return remaining;
+    }
+
+    /** The running service's meters, for reports that look inside a run. */
+    public io.micrometer.core.instrument.MeterRegistry meters() {
+        return service.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+    }
+
+    private long batchesBefore;
+    private double batchedBefore;
+
+    @Override
+    public String notes() {
+        var summary = meters().find("stockguard.coalescing.batch.size").summary();
+        if (summary == null) {
+            return "";
+        }
+        long batches = summary.count() - batchesBefore;
+        double batched = summary.totalAmount() - batchedBefore;
+        batchesBefore = summary.count();
+        batchedBefore = summary.totalAmount();
+        return batches == 0 ? "" : String.format(java.util.Locale.ROOT, "%d batches, %.1f reservations each",
+                batches, batched / batches);
+    }
+
+    int port() {
+        return ((WebServerApplicationContext) service).getWebServer().getPort();
+    }
+
+    private SqlDialect dialect() {
+        return database.kind() == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
+    }
+
+    @Override
+    public void close() {
+        if (service != null) {
+            service.close();
+            service = null;
+        }
+    }
+}

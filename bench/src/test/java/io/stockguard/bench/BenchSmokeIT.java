@@ -1,0 +1,34 @@
+package io.stockguard.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code ./stockguard bench --smoke}: the whole harness at tiny sizes, so it cannot rot. */
+class BenchSmokeIT {
+
+    @Test
+    void smokeRunWritesEveryReportAndStockGuardNeverOversells() throws Exception {
+        Path folder = Bench.run(BenchOptions.parse("--smoke", "--out=target/bench-smoke"));
+
+        assertThat(folder.resolve("report.html")).exists();
+        assertThat(Files.readString(folder.resolve("report.html"))).contains("<svg", "stockguard-db", "redis-lua");
+        assertThat(Files.readString(folder.resolve("summary.md"))).contains("| hot-sku", "| catalogue",
+                "| mixed-reads");
+        JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
+                .get("results");
+        assertThat(results.size()).isGreaterThanOrEqualTo(3 * 11);
+        for (JsonNode result : results) {
+            if (result.get("family").asString().equals("stockguard")) {
+                assertThat(result.get("oversoldUnits").asLong()).as(result.toString()).isZero();
+                assertThat(result.get("unaccountedUnits").asLong()).as(result.toString()).isZero();
+                assertThat(result.get("errors").asLong()).as(result.toString()).isZero();
+                assertThat(result.get("percentOfCeiling").asDouble()).as(result.toString()).isPositive();
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.stockguard.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A real redis-server process started and stopped by the test or benchmark itself. The binary is
+ * the one the {@code embedded-redis} artifact carries (6.2.6), unpacked once per JVM, or the one
+ * named by {@code STOCKGUARD_REDIS_SERVER}. Each server gets its own folder, so no stale
+ * {@code dump.rdb} or {@code nodes.conf} leaks between tests.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Duration START_WAIT_MAX = Duration.ofSeconds(20);
+    private static Path binary;
+
+    private final int port;
+    private final Path directory;
+    private final List<String> arguments;
+    private Process process;
+
+    private RedisServer(int port, Path directory, List<String> arguments) {
+        this.port = port;
+        this.directory = directory;
+        this.arguments = List.copyOf(arguments);
+    }
+
+    /** A standalone server on a free port, persistence off. */
+    public static RedisServer start(String... extraArguments) {
+        return start(freePort(), extraArguments);
+    }
+
+    public static RedisServer start(int port, String... extraArguments) {
+        try {
+            Path directory = Files.createTempDirectory("stockguard-redis-" + port + "-");
+            List<String> arguments = new ArrayList<>(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", directory.toString()));
+            arguments.addAll(List.of(extraArguments));
+            RedisServer server = new RedisServer(port, directory, arguments);
+            server.launch();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start redis-server", e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the process without warning ({@code kill -9}): no save, no goodbye to clients. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(process);
+        }
+    }
+
+    /** Starts the server again on the same port and folder (after {@link #kill()}). */
+    public void restart() {
+        if (isRunning()) {
+            throw new IllegalStateException("redis on " + port + " is still running");
+        }
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restart redis-server on " + port, e);
+        }
+    }
+
+    /** Sends one command and returns the raw reply line (for tests that poke a server directly). */
+    public String command(String... parts) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            StringBuilder request = new StringBuilder("*").append(parts.length).append("\r\n");
+            for (String part : parts) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                request.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+            }
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return readLine(socket.getInputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException("redis on " + port + " did not answer " + parts[0], e);
+        }
+    }
+
+    @Override
+    public void close() {
+        kill();
+    }
+
+    private void launch() throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(binary().toString());
+        command.addAll(arguments);
+        process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(directory.resolve("redis.log").toFile()).start();
+        long deadline = System.nanoTime() + START_WAIT_MAX.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited at start: "
+                        + Files.readString(directory.resolve("redis.log")));
+            }
+            try {
+                if (command("PING").equals("+PONG")) {
+                    return;
+                }
+            } catch (UncheckedIOException notYet) {
+                // still starting
+            }
+            sleepBriefly();
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("redis-server on " + port + " did not answer PING within " + START_WAIT_MAX);
+    }
+
+    private static synchronized Path binary() throws IOException {
+        if (binary != null) {
+            return binary;
+        }
+        String configured = System.getenv("STOCKGUARD_REDIS_SERVER");
+        if (configured != null && !configured.isBlank()) {
+            binary = Path.of(configured);
+            return binary;
+        }
+        String resource = resourceForPlatform();
+        Path unpacked = Files.createTempDirectory("stockguard-redis-bin").resolve("redis-server");
+        try (InputStream in = RedisServer.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no redis-server binary " + resource + " on the class path");
+            }
+            Files.copy(in, unpacked, StandardCopyOption.REPLACE_EXISTING);
+        }
+        if (!unpacked.toFile().setExecutable(true)) {
+            throw new IllegalStateException("cannot make " + unpacked + " executable");
+        }
+        binary = unpacked;
+        return binary;
+    }
+
+    private static String resourceForPlatform() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        boolean arm = arch.contains("aarch64") || arch.contains("arm");
+        if (os.contains("mac")) {
+            return arm ? "redis-server-6.2.6-v5-darwin-arm64" : "redis-server-6.2.6-v5-darwin-amd64";
+        }
+        if (os.contains("linux")) {
+            return arm ? "redis-server-6.2.7-linux-arm64" : "redis-server-6.2.6-v5-linux-amd64";
+        }
+        throw new IllegalStateException("no bundled redis-server for " + os + "/" + arch
+                + "; set STOCKGUARD_REDIS_SERVER to a redis-server binary");
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != -1) {
+            if (c == '\r') {
+                in.read();
+                break;
+            }
+            line.append((char) c);
+        }
+        return line.toString();
+    }
+
+    private static void waitFor(Process process) {
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Between PINGs of a starting server; the loop around it is bounded by START_WAIT_MAX. */
+    private static void sleepBriefly() {
+        LockSupport.parkNanos(20_000_000L);
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
