@@ -16,7 +16,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
     static final String USAGE = """
             usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=60s] [--repeat=3] [--out=bench-results]
+                                      [--time-limit=30s] [--repeat=3] [--out=bench-results]
               --quick        about two minutes: smaller scenarios, 8 and 64 clients
               --smoke        tiny sizes, seconds: checks that every contender and report still works
               --scenario     only these scenarios
@@ -64,7 +64,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         Duration limit = timeLimit != null ? timeLimit : switch (size) {
             case "smoke" -> Duration.ofSeconds(5);
             case "quick" -> Duration.ofSeconds(4);
-            default -> Duration.ofSeconds(60);
+            default -> Duration.ofSeconds(30);
         };
         int otherClients = size.equals("smoke") ? 4 : 64;
         Duration warmUp = switch (size) {
