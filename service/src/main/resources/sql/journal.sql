@@ -2,12 +2,13 @@
 
 -- name: append
 INSERT INTO stock_event (event_id, sku_id, bucket, op, order_id, request_id, qty,
-                         delta_available, delta_reserved, delta_sold, trace_id, actor, occurred_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+                         delta_available, delta_reserved, delta_sold, trace_id, actor, occurred_at,
+                         epoch, bucket_seq, fingerprint, expires_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: forOrder
 SELECT event_id, sku_id, bucket, op, order_id, request_id, qty, delta_available, delta_reserved,
-       delta_sold, trace_id, actor, occurred_at
+       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at
 FROM stock_event
 WHERE order_id = ?
 ORDER BY id
@@ -15,7 +16,7 @@ LIMIT ?;
 
 -- name: tail
 SELECT event_id, sku_id, bucket, op, order_id, request_id, qty, delta_available, delta_reserved,
-       delta_sold, trace_id, actor, occurred_at
+       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at
 FROM stock_event
 WHERE sku_id = ?
 ORDER BY id DESC

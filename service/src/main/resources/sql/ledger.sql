@@ -123,3 +123,99 @@ FOR UPDATE;
 -- name: insertNewReservation
 INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- Statements of the journal applier: events from the hot store applied to the database.
+
+-- name: existingEventIds
+SELECT event_id FROM stock_event WHERE event_id IN (:eventIds);
+
+-- name: pendingEventIds
+SELECT event_id FROM pending_event WHERE event_id IN (:eventIds);
+
+-- Who already holds each hot-store stamp: a different event with the same stamp is a regression.
+-- name: stampOwners
+SELECT sku_id, bucket, epoch, bucket_seq, event_id
+FROM stock_event
+WHERE sku_id IN (:skuIds) AND epoch IS NOT NULL AND bucket_seq IN (:sequences);
+
+-- Reservation rows of a batch, locked in order id order before any bucket is locked: the same
+-- order every transaction takes them in.
+-- name: lockReservations
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+FROM reservation
+WHERE order_id IN (:orderIds)
+ORDER BY order_id
+FOR UPDATE;
+
+-- name: linesOfOrders
+SELECT order_id, sku_id, qty, bucket FROM reservation_line WHERE order_id IN (:orderIds);
+
+-- name: pendingOfOrders
+SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved, delta_sold, trace_id,
+       actor, occurred_at, epoch, bucket_seq
+FROM pending_event
+WHERE order_id IN (:orderIds);
+
+-- name: insertPending
+INSERT INTO pending_event (event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved,
+                           delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: deletePending
+DELETE FROM pending_event WHERE event_id = ?;
+
+-- name: updateReservation
+UPDATE reservation
+SET state = ?, fingerprint = ?, expires_at = ?, confirmed_at = ?, closed_at = ?, trace_id = ?
+WHERE order_id = ?;
+
+-- The highest stamp applied to a bucket only ever grows.
+-- name: raiseAppliedStamp
+UPDATE stock_bucket
+SET applied_epoch = ?, applied_seq = ?
+WHERE sku_id = ? AND bucket = ?
+  AND (applied_epoch < ? OR (applied_epoch = ? AND applied_seq < ?));
+
+-- name: insertAnomaly
+INSERT INTO anomaly (at, kind, sku_id, bucket, event_id, detail) VALUES (?, ?, ?, ?, ?, ?);
+
+-- name: skuModes
+SELECT sku_id, mode FROM sku WHERE sku_id IN (:skuIds);
+
+-- Statements that load the hot store from the database.
+
+-- A SKU's buckets with what the hot store needs, in one consistent read.
+-- name: hotSource
+SELECT s.bucket_count, s.mode, s.hot_epoch, s.hot_invalid_since, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
+FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
+WHERE s.sku_id = ?
+ORDER BY b.bucket;
+
+-- name: nextHotEpoch
+UPDATE sku SET hot_epoch = hot_epoch + 1, hot_valid = TRUE, hot_invalid_since = NULL WHERE sku_id = ?;
+
+-- name: markHotInvalid
+UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;
+
+-- name: hotInvalidSkus
+SELECT sku_id FROM sku WHERE hot_valid = FALSE ORDER BY sku_id LIMIT ?;
+
+-- Orders the database path changed since the hot store stopped serving the SKU: their records
+-- in the hot store are stale and are rewritten from the database when it is rebuilt.
+-- name: ordersChangedByDatabase
+SELECT DISTINCT order_id
+FROM stock_event
+WHERE sku_id = ? AND epoch IS NULL AND order_id IS NOT NULL AND occurred_at >= ?;
+
+-- Order operations already applied: a second one for the same (order, SKU, op) is not applied again.
+-- name: appliedOrderOps
+SELECT order_id, sku_id, op FROM stock_event WHERE order_id IN (:orderIds);
+
+-- name: skuPage
+SELECT sku_id FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?;
+
+-- Holds of a SKU still open: their lines must exist in the hot store for cancel and expiry.
+-- name: openLinesOfSku
+SELECT l.order_id, l.qty, l.bucket
+FROM reservation_line l JOIN reservation r ON r.order_id = l.order_id
+WHERE l.sku_id = ? AND r.state = 'RESERVED';

@@ -12,6 +12,12 @@ import java.util.Objects;
  *
  * @param orderId set for order operations (reserve, confirm, cancel, expire)
  * @param requestId set for stock operations: the caller's request id, or a generated one
+ * @param epoch the hot store bucket's epoch when the hot store made the change; null when the
+ *     database made it
+ * @param sequence the hot store bucket's sequence number of this change; null with epoch
+ * @param fingerprint for RESERVE: the order's fingerprint, so the database can build the
+ *     reservation row from the event alone; otherwise null
+ * @param expiresAt for RESERVE of a held (not committed) order: when the hold ends
  */
 public record StockEvent(
         String eventId,
@@ -26,7 +32,11 @@ public record StockEvent(
         long deltaSold,
         TraceId traceId,
         String actor,
-        Instant occurredAt) {
+        Instant occurredAt,
+        Long epoch,
+        Long sequence,
+        String fingerprint,
+        Instant expiresAt) {
 
     public StockEvent {
         Objects.requireNonNull(eventId, "eventId");
@@ -39,6 +49,21 @@ public record StockEvent(
         if (bucket < 0) {
             throw new IllegalArgumentException("bucket must not be negative");
         }
+        if ((epoch == null) != (sequence == null)) {
+            throw new IllegalArgumentException("an event has both epoch and sequence, or neither");
+        }
+    }
+
+    /** The same event stamped with its place in a hot store bucket's history. */
+    public StockEvent stamped(long epoch, long sequence) {
+        return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
+                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt);
+    }
+
+    /** The same event carrying the terms of the reservation it makes. */
+    public StockEvent withTerms(String fingerprint, Instant expiresAt) {
+        return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
+                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt);
     }
 
     /** The change to available stock: what the hot store and the database both sum for drift. */

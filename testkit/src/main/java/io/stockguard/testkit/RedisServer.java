@@ -91,7 +91,10 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** Sends one command and returns the raw reply line (for tests that poke a server directly). */
+    /**
+     * Sends one command and returns its reply: a status or error line as sent ("+OK", "-ERR …",
+     * ":1"), or the content of a bulk string (for tests that poke a server directly).
+     */
     public String command(String... parts) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
@@ -104,7 +107,13 @@ public final class RedisServer implements AutoCloseable {
             }
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            return readLine(socket.getInputStream());
+            InputStream in = socket.getInputStream();
+            String line = readLine(in);
+            if (line.startsWith("$") && !line.equals("$-1")) {
+                byte[] bulk = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
+                return new String(bulk, 0, bulk.length - 2, StandardCharsets.UTF_8);
+            }
+            return line;
         } catch (IOException e) {
             throw new UncheckedIOException("redis on " + port + " did not answer " + parts[0], e);
         }

@@ -11,6 +11,7 @@ import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,11 @@ class JdbcJournal implements Journal {
             ps.setString(11, event.traceId() == null ? null : event.traceId().value());
             ps.setString(12, event.actor());
             ps.setObject(13, Timestamps.toDatabase(event.occurredAt(), dialect));
+            ps.setObject(14, event.epoch(), Types.BIGINT);
+            ps.setObject(15, event.sequence(), Types.BIGINT);
+            ps.setString(16, event.fingerprint());
+            ps.setObject(17, Timestamps.toDatabase(event.expiresAt(), dialect),
+                    dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP);
         });
     }
 
@@ -87,6 +93,13 @@ class JdbcJournal implements Journal {
                 rs.getString("request_id"), rs.getLong("qty"), rs.getLong("delta_available"),
                 rs.getLong("delta_reserved"), rs.getLong("delta_sold"),
                 traceId == null ? null : new TraceId(traceId), rs.getString("actor"),
-                Timestamps.fromDatabase(rs, "occurred_at", dialect));
+                Timestamps.fromDatabase(rs, "occurred_at", dialect), nullableLong(rs, "epoch"),
+                nullableLong(rs, "bucket_seq"), rs.getString("fingerprint"),
+                Timestamps.fromDatabase(rs, "expires_at", dialect));
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
     }
 }

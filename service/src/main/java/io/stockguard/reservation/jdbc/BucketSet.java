@@ -66,6 +66,18 @@ final class BucketSet {
         return mode.sells();
     }
 
+    /** True when the event names a bucket of this SKU and would leave every counter at zero or above. */
+    boolean fits(StockEvent event) {
+        int b = event.bucket();
+        return b < available.length && available[b] + event.deltaAvailable() >= 0
+                && reserved[b] + event.deltaReserved() >= 0 && sold[b] + event.deltaSold() >= 0;
+    }
+
+    /** Plans an event made elsewhere (by the hot store); the caller has checked {@link #fits}. */
+    void apply(StockEvent event) {
+        plan(event);
+    }
+
     long available() {
         return Arrays.stream(available).sum();
     }

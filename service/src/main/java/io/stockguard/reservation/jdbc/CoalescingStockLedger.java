@@ -3,6 +3,7 @@ package io.stockguard.reservation.jdbc;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.Combiner;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;

@@ -2,6 +2,8 @@ package io.stockguard.reservation.jdbc;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.audit.AuditLog;
+import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.Journal;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
@@ -14,9 +16,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Wires the database ledger: the hot path of the embedded / small tier ({@code stockguard.ledger=database}). */
+/**
+ * Wires the database ledger: the hot path of the embedded / small tier, and in the Redis tiers the
+ * fallback path, the journal applier and the source the hot store is loaded from.
+ */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "stockguard.ledger", havingValue = "database", matchIfMissing = true)
 class JdbcLedgerConfiguration {
 
     @Bean
@@ -52,5 +56,27 @@ class JdbcLedgerConfiguration {
         BatchReservations batches = new BatchReservations(transactions, skuRows, buckets, reservations, journal,
                 clock);
         return new CoalescingStockLedger(single, batches, properties.coalescing(), meters);
+    }
+
+    @Bean
+    EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
+            SqlDialect dialect, Journal journal) {
+        ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
+        return new JournalApplier(transactions, new AppliedRows(jdbc, ledgerStatements, dialect, reservations),
+                new BucketRows(jdbc, ledgerStatements), journal);
+    }
+
+    @Bean
+    HotStoreSource hotStoreSource(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
+            SqlDialect dialect, SkuRows skuRows) {
+        return new HotStoreSource(transactions, jdbc, ledgerStatements, skuRows,
+                new ReservationRows(jdbc, ledgerStatements, dialect), dialect);
+    }
+
+    /** The standard tier's journal: the database itself, group-committed. The full tier replaces it. */
+    @Bean
+    @ConditionalOnProperty(name = "stockguard.journal", havingValue = "database", matchIfMissing = true)
+    DurableJournal synchronousJournal(EventApplier journalApplier, ReservationProperties properties) {
+        return new SynchronousJournal(journalApplier, 2_000, properties.coalescing().waitMax());
     }
 }

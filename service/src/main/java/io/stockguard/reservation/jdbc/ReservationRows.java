@@ -133,7 +133,7 @@ final class ReservationRows {
         return Timestamps.parameter(instant, dialect);
     }
 
-    private Header header(ResultSet rs) throws SQLException {
+    Header header(ResultSet rs) throws SQLException {
         return new Header(OrderId.of(rs.getString("order_id")), ReservationState.valueOf(rs.getString("state")),
                 rs.getString("fingerprint"), Timestamps.fromDatabase(rs, "created_at", dialect),
                 Timestamps.fromDatabase(rs, "expires_at", dialect), Timestamps.fromDatabase(rs, "confirmed_at", dialect),

@@ -1,4 +1,4 @@
-package io.stockguard.reservation.jdbc;
+package io.stockguard.platform;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  *
  * @param <R> the result of a request
  */
-final class Combiner<T, R> {
+public final class Combiner<T, R> {
 
     /**
      * How long a waiting caller sleeps before looking again. Callers are woken explicitly (their
@@ -27,12 +27,12 @@ final class Combiner<T, R> {
     private static final long RECHECK_NANOS = 10_000_000;
 
     /** One queued request and, once served, its result. */
-    static final class Pending<T, R> {
+    public static final class Pending<T, R> {
         private static final int QUEUED = 0;
         private static final int TAKEN = 1;
         private static final int ABANDONED = 2;
 
-        final T request;
+        public final T request;
         private final Thread owner = Thread.currentThread();
         private final AtomicInteger state = new AtomicInteger(QUEUED);
         private volatile R result;
@@ -41,7 +41,7 @@ final class Combiner<T, R> {
             this.request = request;
         }
 
-        void complete(R value) {
+        public void complete(R value) {
             result = value;
             LockSupport.unpark(owner);
         }
@@ -71,7 +71,7 @@ final class Combiner<T, R> {
     private final Consumer<List<Pending<T, R>>> serveBatch;
 
     /** @param serveBatch serves a batch and completes every pending of it, also when it fails */
-    Combiner(int batchSizeMax, Consumer<List<Pending<T, R>>> serveBatch) {
+    public Combiner(int batchSizeMax, Consumer<List<Pending<T, R>>> serveBatch) {
         this.batchSizeMax = batchSizeMax;
         this.serveBatch = serveBatch;
     }
@@ -81,7 +81,7 @@ final class Combiner<T, R> {
      * {@code waitMax} (it was then certainly not served). A request a batch has taken is always
      * waited for: its batch is bounded by the database's statement and connection timeouts.
      */
-    R submit(T request, Duration waitMax) {
+    public R submit(T request, Duration waitMax) {
         Pending<T, R> pending = new Pending<>(request);
         queue.add(pending);
         long deadline = System.nanoTime() + waitMax.toNanos();

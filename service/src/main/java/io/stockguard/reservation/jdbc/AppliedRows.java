@@ -1,0 +1,210 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.platform.Timestamps;
+import io.stockguard.platform.TraceId;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+
+/** The reads and writes of {@link JournalApplier}: reservation rows, waiting events, stamps, anomalies. */
+final class AppliedRows {
+
+    private final JdbcTemplate jdbc;
+    private final NamedParameterJdbcTemplate named;
+    private final SqlStatements sql;
+    private final SqlDialect dialect;
+    private final ReservationRows reservations;
+
+    AppliedRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect, ReservationRows reservations) {
+        this.jdbc = jdbc;
+        this.named = new NamedParameterJdbcTemplate(jdbc);
+        this.sql = sql;
+        this.dialect = dialect;
+        this.reservations = reservations;
+    }
+
+    Map<OrderId, ReservationRows.Header> lockReservations(Collection<OrderId> orders) {
+        Map<OrderId, ReservationRows.Header> headers = new HashMap<>();
+        if (!orders.isEmpty()) {
+            named.query(sql.get("lockReservations"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+                ReservationRows.Header header = reservations.header(rs);
+                headers.put(header.orderId(), header);
+            });
+        }
+        return headers;
+    }
+
+    Map<OrderId, Map<SkuId, ReservedLine>> lines(Collection<OrderId> orders) {
+        Map<OrderId, Map<SkuId, ReservedLine>> lines = new HashMap<>();
+        if (!orders.isEmpty()) {
+            named.query(sql.get("linesOfOrders"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+                SkuId sku = SkuId.of(rs.getString("sku_id"));
+                lines.computeIfAbsent(OrderId.of(rs.getString("order_id")), k -> new HashMap<>())
+                        .put(sku, new ReservedLine(sku, rs.getInt("qty"), rs.getInt("bucket")));
+            });
+        }
+        return lines;
+    }
+
+    Map<OrderId, Map<SkuId, List<StockEvent>>> pending(Collection<OrderId> orders) {
+        Map<OrderId, Map<SkuId, List<StockEvent>>> pending = new HashMap<>();
+        if (!orders.isEmpty()) {
+            named.query(sql.get("pendingOfOrders"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+                StockEvent event = pendingEvent(rs);
+                pending.computeIfAbsent(event.orderId(), k -> new HashMap<>())
+                        .computeIfAbsent(event.skuId(), k -> new ArrayList<>()).add(event);
+            });
+        }
+        pending.values().forEach(bySku -> bySku.values()
+                .forEach(events -> events.sort(java.util.Comparator.comparing(StockEvent::occurredAt))));
+        return pending;
+    }
+
+    /** Order operations already in the journal, as "order|sku|op". */
+    Set<String> appliedOrderOps(Collection<OrderId> orders) {
+        Set<String> applied = new HashSet<>();
+        if (!orders.isEmpty()) {
+            named.query(sql.get("appliedOrderOps"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+                applied.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3));
+            });
+        }
+        return applied;
+    }
+
+    /** Event ids already applied or already waiting: handing them in again is a duplicate. */
+    Set<String> known(List<StockEvent> events) {
+        List<String> ids = events.stream().map(StockEvent::eventId).toList();
+        Set<String> known = new HashSet<>(named.queryForList(sql.get("existingEventIds"), Map.of("eventIds", ids),
+                String.class));
+        known.addAll(named.queryForList(sql.get("pendingEventIds"), Map.of("eventIds", ids), String.class));
+        return known;
+    }
+
+    Map<ApplyPlan.Stamp, String> stampOwners(List<StockEvent> events) {
+        List<StockEvent> stamped = events.stream().filter(e -> e.epoch() != null).toList();
+        Map<ApplyPlan.Stamp, String> owners = new HashMap<>();
+        if (stamped.isEmpty()) {
+            return owners;
+        }
+        Set<ApplyPlan.Stamp> wanted = new HashSet<>();
+        stamped.forEach(e -> wanted.add(ApplyPlan.Stamp.of(e)));
+        Map<String, Object> parameters = Map.of(
+                "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
+                "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList());
+        named.query(sql.get("stampOwners"), parameters, (ResultSet rs) -> {
+            ApplyPlan.Stamp stamp = new ApplyPlan.Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
+                    rs.getLong("epoch"), rs.getLong("bucket_seq"));
+            if (wanted.contains(stamp)) {
+                owners.put(stamp, rs.getString("event_id"));
+            }
+        });
+        return owners;
+    }
+
+    void raiseStamps(List<ApplyPlan.Stamp> stamps) {
+        jdbc.batchUpdate(sql.get("raiseAppliedStamp"), stamps, Math.max(1, stamps.size()), (ps, stamp) -> {
+            ps.setLong(1, stamp.epoch());
+            ps.setLong(2, stamp.sequence());
+            ps.setString(3, stamp.skuId().value());
+            ps.setInt(4, stamp.bucket());
+            ps.setLong(5, stamp.epoch());
+            ps.setLong(6, stamp.epoch());
+            ps.setLong(7, stamp.sequence());
+        });
+    }
+
+    void insertHeaders(List<ReservationRows.Header> headers) {
+        if (!headers.isEmpty()) {
+            reservations.insertAll(headers);
+        }
+    }
+
+    void updateHeaders(List<ReservationRows.Header> headers) {
+        int type = dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
+        jdbc.batchUpdate(sql.get("updateReservation"), headers, Math.max(1, headers.size()), (ps, header) -> {
+            ps.setString(1, header.state().name());
+            ps.setString(2, header.fingerprint());
+            ps.setObject(3, Timestamps.toDatabase(header.expiresAt(), dialect), type);
+            ps.setObject(4, Timestamps.toDatabase(header.confirmedAt(), dialect), type);
+            ps.setObject(5, Timestamps.toDatabase(header.closedAt(), dialect), type);
+            ps.setString(6, header.traceId());
+            ps.setString(7, header.orderId().value());
+        });
+    }
+
+    void insertLines(Map<OrderId, List<ReservedLine>> lines) {
+        if (!lines.isEmpty()) {
+            reservations.insertLines(new LinkedHashMap<>(lines));
+        }
+    }
+
+    void insertPending(List<StockEvent> events) {
+        int type = dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
+        jdbc.batchUpdate(sql.get("insertPending"), events, Math.max(1, events.size()), (ps, e) -> {
+            ps.setString(1, e.eventId());
+            ps.setString(2, e.orderId().value());
+            ps.setString(3, e.skuId().value());
+            ps.setInt(4, e.bucket());
+            ps.setString(5, e.op().name());
+            ps.setLong(6, e.qty());
+            ps.setLong(7, e.deltaAvailable());
+            ps.setLong(8, e.deltaReserved());
+            ps.setLong(9, e.deltaSold());
+            ps.setString(10, e.traceId() == null ? null : e.traceId().value());
+            ps.setString(11, e.actor());
+            ps.setObject(12, Timestamps.toDatabase(e.occurredAt(), dialect), type);
+            ps.setObject(13, e.epoch(), Types.BIGINT);
+            ps.setObject(14, e.sequence(), Types.BIGINT);
+        });
+    }
+
+    void deletePending(List<String> eventIds) {
+        jdbc.batchUpdate(sql.get("deletePending"), eventIds, Math.max(1, eventIds.size()),
+                (ps, id) -> ps.setString(1, id));
+    }
+
+    void insertAnomalies(List<ApplyPlan.Anomaly> anomalies) {
+        jdbc.batchUpdate(sql.get("insertAnomaly"), anomalies, Math.max(1, anomalies.size()), (ps, a) -> {
+            ps.setObject(1, Timestamps.toDatabase(a.at(), dialect));
+            ps.setString(2, a.kind());
+            ps.setString(3, a.skuId() == null ? null : a.skuId().value());
+            ps.setObject(4, a.bucket(), Types.INTEGER);
+            ps.setString(5, a.eventId());
+            ps.setString(6, a.detail().length() > 1000 ? a.detail().substring(0, 1000) : a.detail());
+        });
+    }
+
+    private StockEvent pendingEvent(ResultSet rs) throws SQLException {
+        String trace = rs.getString("trace_id");
+        long epoch = rs.getLong("epoch");
+        boolean stamped = !rs.wasNull();
+        long sequence = rs.getLong("bucket_seq");
+        return new StockEvent(rs.getString("event_id"), SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
+                StockOp.valueOf(rs.getString("op")), OrderId.of(rs.getString("order_id")), null, rs.getLong("qty"),
+                rs.getLong("delta_available"), rs.getLong("delta_reserved"), rs.getLong("delta_sold"),
+                trace == null ? null : new TraceId(trace), rs.getString("actor"),
+                Timestamps.fromDatabase(rs, "occurred_at", dialect), stamped ? epoch : null,
+                stamped ? sequence : null, null, null);
+    }
+
+    private static List<String> ids(Collection<OrderId> orders) {
+        return orders.stream().map(OrderId::value).toList();
+    }
+}

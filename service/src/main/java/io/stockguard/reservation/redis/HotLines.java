@@ -1,0 +1,111 @@
+package io.stockguard.reservation.redis;
+
+import io.stockguard.journal.EventIds;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.platform.Caller;
+import io.stockguard.platform.TraceId;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The per-SKU line scripts (reserve, confirm, release) and the events their replies describe.
+ * Events are rebuilt here from the reply and what the caller knows, so they match what the
+ * scripts appended to the outbox field by field.
+ */
+final class HotLines {
+
+    /** A line the hot store changed: its bucket, the outbox entries it wrote and their events. */
+    record Change(SkuId skuId, int bucket, List<String> entryIds, List<StockEvent> events) {
+    }
+
+    private final RedisGateway redis;
+    private final RedisProperties properties;
+
+    HotLines(RedisGateway redis, RedisProperties properties) {
+        this.redis = redis;
+        this.properties = properties;
+    }
+
+    /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
+    Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
+            Instant now, Instant holdEnds, Caller caller) {
+        List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
+                Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
+                fingerprint, trace(caller), caller.actor().toString(),
+                Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax())));
+        for (int i = 0; i < 2 * bucketCount + 2; i++) {
+            arguments.add(EventIds.next());
+        }
+        return new Reply(redis.run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments));
+    }
+
+    /** The change an OK reply of reserve.lua describes. */
+    Change reserved(Reply reply, OrderId order, SkuId sku, int qty, String fingerprint, Instant now,
+            Instant holdEnds, Caller caller) {
+        int home = (int) reply.number(1);
+        long epoch = reply.number(2);
+        List<String> entries = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        String transfer = null;
+        for (int i = 3; i + 8 <= reply.size(); i += 8) {
+            String entry = reply.string(i);
+            String eventId = reply.string(i + 1);
+            int bucket = (int) reply.number(i + 2);
+            StockOp op = StockOp.valueOf(reply.string(i + 3));
+            long da = reply.number(i + 4);
+            long dr = reply.number(i + 5);
+            long ds = reply.number(i + 6);
+            long sequence = reply.number(i + 7);
+            if (op == StockOp.TRANSFER_OUT) {
+                transfer = eventId;
+            }
+            boolean orderOp = op.isOrderOperation();
+            StockEvent event = new StockEvent(eventId, sku, bucket, op, orderOp ? order : null,
+                    orderOp ? null : transfer, orderOp ? qty : Math.abs(da), da, dr, ds, caller.traceId(),
+                    caller.actor().toString(), now, epoch, sequence, op == StockOp.RESERVE ? fingerprint : null,
+                    op == StockOp.RESERVE ? holdEnds : null);
+            entries.add(entry);
+            events.add(event);
+        }
+        return new Change(sku, home, entries, events);
+    }
+
+    Reply confirm(OrderId order, SkuId sku, Instant now, Caller caller) {
+        return new Reply(redis.run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(),
+                HotOrders.millis(now), trace(caller), caller.actor().toString(),
+                Long.toString(properties.lineLifetime().toSeconds()), EventIds.next())));
+    }
+
+    Change confirmed(Reply reply, OrderId order, SkuId sku, Instant now, Caller caller) {
+        int bucket = (int) reply.number(3);
+        long qty = reply.number(4);
+        StockEvent event = new StockEvent(reply.string(2), sku, bucket, StockOp.CONFIRM, order, null, qty, 0, -qty,
+                qty, caller.traceId(), caller.actor().toString(), now, reply.number(6), reply.number(5), null, null);
+        return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
+    }
+
+    /** Runs release.lua: {@code how} is CANCEL, EXPIRE or UNRESERVE (with the reservation's entries). */
+    Reply release(OrderId order, SkuId sku, String how, Instant now, Caller caller, List<String> entries) {
+        List<String> arguments = new ArrayList<>(List.of(order.value(), how, HotOrders.millis(now), trace(caller),
+                caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()), EventIds.next()));
+        arguments.addAll(entries);
+        return new Reply(redis.run(Script.RELEASE, Keys.reserveKeys(sku, order), arguments));
+    }
+
+    Change released(Reply reply, OrderId order, SkuId sku, StockOp op, Instant now, Caller caller) {
+        int bucket = (int) reply.number(3);
+        StockEvent event = new StockEvent(reply.string(2), sku, bucket, op, order, null, reply.number(4),
+                reply.number(6), reply.number(7), reply.number(8), caller.traceId(), caller.actor().toString(), now,
+                reply.number(9), reply.number(5), null, null);
+        return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
+    }
+
+    private static String trace(Caller caller) {
+        TraceId traceId = caller.traceId();
+        return traceId == null ? "" : traceId.value();
+    }
+}

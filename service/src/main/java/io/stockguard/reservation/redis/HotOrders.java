@@ -1,0 +1,151 @@
+package io.stockguard.reservation.redis;
+
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The order records of the hot store (order.lua): idempotency gate, tombstones, and each order's lines. */
+final class HotOrders {
+
+    private final RedisGateway redis;
+    private final RedisProperties properties;
+
+    HotOrders(RedisGateway redis, RedisProperties properties) {
+        this.redis = redis;
+        this.properties = properties;
+    }
+
+    Reply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
+            String traceId) {
+        return call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds), nullToEmpty(traceId),
+                Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()));
+    }
+
+    Reply close(OrderId order, ReservationState state, List<ReservedLine> lines, Instant now) {
+        return call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines));
+    }
+
+    Reply abort(OrderId order, Instant now) {
+        return call(order, "ABORT", now);
+    }
+
+    Reply cancel(OrderId order, Instant now) {
+        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()));
+    }
+
+    Reply confirm(OrderId order, Instant now) {
+        return call(order, "CONFIRM", now);
+    }
+
+    Reply expire(OrderId order, Instant now) {
+        return call(order, "EXPIRE", now);
+    }
+
+    Reply finish(OrderId order, ReservationState state, Instant now) {
+        return call(order, "FINISH", now, state.name());
+    }
+
+    Reply get(OrderId order, Instant now) {
+        return call(order, "GET", now);
+    }
+
+    /**
+     * Writes the database's copy of an order: back, when the hot store lost it; over the hot
+     * store's, with {@code overwrite}, when the database served the order meanwhile.
+     */
+    Reply restore(ReservationView view, Instant now, boolean overwrite) {
+        List<StockLine> lines = view.lines().stream().map(l -> new StockLine(l.skuId(), l.qty())).toList();
+        return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : "restored",
+                encode(lines), encodeWithBuckets(view.lines()), millis(view.createdAt()), millis(view.expiresAt()),
+                nullToEmpty(view.traceId()), Long.toString(properties.lineLifetime().toSeconds()),
+                overwrite ? "1" : "0");
+    }
+
+    private Reply call(OrderId order, String operation, Instant now, String... rest) {
+        List<String> arguments = new ArrayList<>(List.of(operation, millis(now)));
+        arguments.addAll(List.of(rest));
+        return new Reply(redis.run(Script.ORDER, List.of(Keys.order(order)), arguments));
+    }
+
+    static String encode(List<StockLine> lines) {
+        StringBuilder text = new StringBuilder();
+        for (StockLine line : lines) {
+            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty());
+        }
+        return text.toString();
+    }
+
+    static String encodeWithBuckets(List<ReservedLine> lines) {
+        StringBuilder text = new StringBuilder();
+        for (ReservedLine line : lines) {
+            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty())
+                    .append('|').append(line.bucket());
+        }
+        return text.toString();
+    }
+
+    /** Lines "sku|qty;…" as stored by OPEN. */
+    static List<StockLine> decode(String text) {
+        List<StockLine> lines = new ArrayList<>();
+        if (text == null || text.isEmpty()) {
+            return lines;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            lines.add(new StockLine(SkuId.of(fields[0]), Integer.parseInt(fields[1])));
+        }
+        return lines;
+    }
+
+    /** Lines "sku|qty|bucket;…" as stored by CLOSE. */
+    static List<ReservedLine> decodeWithBuckets(String text) {
+        List<ReservedLine> lines = new ArrayList<>();
+        if (text == null || text.isEmpty()) {
+            return lines;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            lines.add(new ReservedLine(SkuId.of(fields[0]), Integer.parseInt(fields[1]), Integer.parseInt(fields[2])));
+        }
+        return lines;
+    }
+
+    /**
+     * An order record's state as the API names it. The transitional states name where the order is
+     * going: a confirm or cancel in progress has already been decided.
+     */
+    static ReservationState state(String recorded) {
+        return switch (recorded) {
+            case "OPENING", "RESERVED" -> ReservationState.RESERVED;
+            case "CONFIRMING", "CONFIRMED" -> ReservationState.CONFIRMED;
+            case "CANCELLING", "CANCELLED" -> ReservationState.CANCELLED;
+            case "EXPIRING", "EXPIRED" -> ReservationState.EXPIRED;
+            default -> throw new IllegalStateException("unknown order record state " + recorded);
+        };
+    }
+
+    static String millis(Instant instant) {
+        return instant == null ? "0" : Long.toString(instant.toEpochMilli());
+    }
+
+    static Instant instant(String millis) {
+        long value = millis == null || millis.isEmpty() ? 0 : Long.parseLong(millis);
+        return value == 0 ? null : Instant.ofEpochMilli(value);
+    }
+
+    private static String nullToEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    Duration lineLifetime() {
+        return properties.lineLifetime();
+    }
+}

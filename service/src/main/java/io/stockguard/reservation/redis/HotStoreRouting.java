@@ -1,0 +1,119 @@
+package io.stockguard.reservation.redis;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.stock.SkuId;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Decides, per request, whether the hot store may serve it: Redis must be usable (the breaker not
+ * open) and none of the request's SKUs may be marked invalid. A SKU is invalid after the database
+ * path sold it (the hot store no longer knows its stock) until it is rebuilt: its outbox drained
+ * into the database, then reloaded from the database under a new epoch. Every instance learns the
+ * invalid SKUs from the database, within a second.
+ */
+final class HotStoreRouting implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(HotStoreRouting.class);
+    private static final Duration REFRESH_INTERVAL = Duration.ofSeconds(1);
+    /** Invalid SKUs read and rebuilt per refresh; more wait for the next. */
+    private static final int REBUILDS_PER_REFRESH_MAX = 200;
+
+    private final CircuitBreaker breaker;
+    private final HotStoreSource database;
+    private final OutboxDrain drain;
+    private final HotStockLoader loader;
+    private final TaskScheduler scheduler;
+    private final java.time.Clock clock;
+    private final Set<SkuId> invalid = ConcurrentHashMap.newKeySet();
+    private volatile ScheduledFuture<?> task;
+
+    HotStoreRouting(CircuitBreaker breaker, HotStoreSource database, OutboxDrain drain, HotStockLoader loader,
+            TaskScheduler scheduler, java.time.Clock clock) {
+        this.breaker = breaker;
+        this.clock = clock;
+        this.database = database;
+        this.drain = drain;
+        this.loader = loader;
+        this.scheduler = scheduler;
+    }
+
+    /** Redis is worth trying: the breaker is closed, or half-open and probing. */
+    boolean hotUsable() {
+        return breaker.getState() != CircuitBreaker.State.OPEN
+                && breaker.getState() != CircuitBreaker.State.FORCED_OPEN;
+    }
+
+    boolean hotFor(Collection<SkuId> skus) {
+        return hotUsable() && skus.stream().noneMatch(invalid::contains);
+    }
+
+    /** The database path is about to sell these SKUs: the hot store must not serve them until rebuilt. */
+    void servedByDatabase(Collection<SkuId> skus) {
+        for (SkuId sku : skus) {
+            if (invalid.add(sku)) {
+                database.markInvalid(sku, clock.instant());
+                log.warn("SKU {} is served by the database until the hot store is rebuilt from it", sku);
+            }
+        }
+    }
+
+    /** Drains a SKU's outbox into the database and reloads it from there under a new epoch. */
+    boolean rebuild(SkuId sku) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            drain.drain(sku);
+            HotStockLoader.Loaded loaded = loader.rebase(sku);
+            if (loaded == HotStockLoader.Loaded.LOADED || loaded == HotStockLoader.Loaded.UNKNOWN_SKU) {
+                invalid.remove(sku);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void refresh() {
+        try {
+            List<SkuId> current = database.invalid(REBUILDS_PER_REFRESH_MAX);
+            invalid.retainAll(current);
+            invalid.addAll(current);
+            if (!hotUsable() || current.isEmpty()) {
+                return;
+            }
+            for (SkuId sku : current) {
+                if (rebuild(sku)) {
+                    log.info("SKU {} rebuilt from the database; the hot store serves it again", sku);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("refreshing the hot store's invalid SKUs failed; retrying in {}", REFRESH_INTERVAL, e);
+        }
+    }
+
+    @Override
+    public void start() {
+        task = scheduler.scheduleWithFixedDelay(this::refresh, REFRESH_INTERVAL);
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> current = task;
+        if (current != null) {
+            current.cancel(false);
+        }
+        task = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return task != null;
+    }
+}

@@ -1,0 +1,48 @@
+package io.stockguard.reservation.redis;
+
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.util.List;
+
+/**
+ * Redis key names. Every key of a SKU carries the hash tag {@code {<sku>}}, so all of them live in
+ * one Redis Cluster slot and one script can change a SKU's buckets atomically; an order's own
+ * record has the tag {@code {o:<order>}}. Ids cannot contain braces, so tags never collide.
+ */
+final class Keys {
+
+    private Keys() {
+    }
+
+    static String meta(SkuId sku) {
+        return "sg:{" + sku.value() + "}:m";
+    }
+
+    static String buckets(SkuId sku) {
+        return "sg:{" + sku.value() + "}:b";
+    }
+
+    static String line(SkuId sku, OrderId order) {
+        return "sg:{" + sku.value() + "}:o:" + order.value();
+    }
+
+    static String outbox(SkuId sku) {
+        return "sg:{" + sku.value() + "}:x";
+    }
+
+    static String order(OrderId order) {
+        return "sg:{o:" + order.value() + "}";
+    }
+
+    /** The SKU of an outbox key, or null when the key is not one. */
+    static SkuId skuOfOutbox(String key) {
+        if (!key.startsWith("sg:{") || !key.endsWith("}:x")) {
+            return null;
+        }
+        return SkuId.of(key.substring(4, key.length() - 3));
+    }
+
+    static List<String> reserveKeys(SkuId sku, OrderId order) {
+        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku));
+    }
+}

@@ -1,0 +1,206 @@
+package io.stockguard.reservation.redis;
+
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The one door to Redis: standalone, Sentinel or Cluster behind the same calls, every call
+ * bounded by a timeout and counted by the circuit breaker. Scripts are called by SHA-1; a node
+ * that does not know a script (a restart, a failover) is sent the body once.
+ */
+final class RedisGateway implements AutoCloseable {
+
+    /** Redis could not be used: down, too slow, or the breaker is open. Nothing is known to be applied. */
+    static final class HotStoreUnavailable extends RuntimeException {
+        HotStoreUnavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final CircuitBreaker breaker;
+    private final Duration timeout;
+    private final boolean cluster;
+
+    RedisGateway(RedisProperties properties, CircuitBreaker breaker) {
+        this.breaker = breaker;
+        this.timeout = properties.commandTimeout();
+        this.cluster = properties.cluster();
+        SocketOptions socket = SocketOptions.builder().connectTimeout(properties.connectTimeout()).build();
+        TimeoutOptions timeouts = TimeoutOptions.enabled(properties.commandTimeout());
+        if (cluster) {
+            List<RedisURI> seeds = Arrays.stream(properties.url().split(",")).map(String::strip).map(RedisURI::create)
+                    .toList();
+            RedisClusterClient clusterClient = RedisClusterClient.create(seeds);
+            clusterClient.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .topologyRefreshOptions(io.lettuce.core.cluster.ClusterTopologyRefreshOptions.builder()
+                            .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(10)).build())
+                    .build());
+            StatefulRedisClusterConnection<String, String> clusterConnection = clusterClient.connect();
+            this.client = clusterClient;
+            this.connection = clusterConnection;
+            this.commands = clusterConnection.async();
+        } else {
+            RedisClient standalone = RedisClient.create(RedisURI.create(properties.url()));
+            // Commands to an unreachable Redis fail at once instead of queueing until it returns:
+            // a reservation must get its answer, and the breaker its failure, within the timeout.
+            standalone.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+            StatefulRedisConnection<String, String> standaloneConnection = standalone.connect();
+            this.client = standalone;
+            this.connection = standaloneConnection;
+            this.commands = standaloneConnection.async();
+        }
+    }
+
+    boolean isCluster() {
+        return cluster;
+    }
+
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** Runs a script and returns its reply (a list of Long and String values). */
+    List<Object> run(Script script, List<String> keys, List<String> arguments) {
+        return call(() -> await(runAsync(script, keys, arguments)));
+    }
+
+    /** Sends a script without waiting; for pipelined bulk work such as preheat. Not counted by the breaker. */
+    CompletableFuture<List<Object>> runAsync(Script script, List<String> keys, List<String> arguments) {
+        String[] keyArray = keys.toArray(String[]::new);
+        String[] argumentArray = arguments.toArray(String[]::new);
+        CompletableFuture<List<Object>> bySha = commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI,
+                keyArray, argumentArray).toCompletableFuture();
+        return bySha.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
+                ? commands.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, keyArray, argumentArray)
+                        .toCompletableFuture()
+                : CompletableFuture.failedFuture(unwrap(failure)));
+    }
+
+    /** Outbox entries of a SKU, oldest first, up to {@code count}. */
+    List<StreamMessage<String, String>> outbox(String key, int count) {
+        return call(() -> await(commands.xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
+    }
+
+    long deleteFromOutbox(String key, List<String> entryIds) {
+        if (entryIds.isEmpty()) {
+            return 0;
+        }
+        return call(() -> await(commands.xdel(key, entryIds.toArray(String[]::new)).toCompletableFuture()));
+    }
+
+    /** Writes a value with a lifetime, replacing any. */
+    void set(String key, String value, Duration lifetime) {
+        call(() -> await(commands.setex(key, lifetime.toSeconds(), value).toCompletableFuture()));
+    }
+
+    /** Writes a value unless the key exists, with a lifetime; true when written. */
+    boolean setIfAbsent(String key, String value, Duration lifetime) {
+        return call(() -> "OK".equals(await(commands.set(key, value,
+                io.lettuce.core.SetArgs.Builder.nx().ex(lifetime.toSeconds())).toCompletableFuture())));
+    }
+
+    long outboxLength(String key) {
+        return call(() -> await(commands.xlen(key).toCompletableFuture()));
+    }
+
+    /**
+     * Outbox keys present, about {@code count} per call; pass the returned cursor back to go on.
+     * The cursor object is kept as is: in a cluster it remembers which node the scan is on.
+     */
+    ScanPage scanOutboxes(ScanCursor cursor, int count) {
+        return call(() -> {
+            var page = await(commands.scan(cursor == null ? ScanCursor.INITIAL : cursor,
+                    ScanArgs.Builder.matches("sg:{*}:x").limit(count)).toCompletableFuture());
+            return new ScanPage(new ArrayList<>(page.getKeys()), page.isFinished() ? null : page);
+        });
+    }
+
+    record ScanPage(List<String> keys, ScanCursor next) {
+    }
+
+    /**
+     * Waits until the last writes of this connection reached {@code replicas} replicas or the
+     * timeout passed; returns how many acknowledged. Standalone and Sentinel only: in a cluster a
+     * reservation's writes live on the node of its slot, which WAIT on this connection cannot reach.
+     */
+    long waitForReplicas(int replicas, Duration waitTimeout) {
+        if (cluster || replicas == 0) {
+            return replicas;
+        }
+        return call(() -> await(commands.waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
+    }
+
+    private <T> T call(Supplier<T> work) {
+        try {
+            return breaker.executeSupplier(work);
+        } catch (CallNotPermittedException e) {
+            throw new HotStoreUnavailable("the Redis circuit breaker is open", e);
+        } catch (RedisException e) {
+            throw new HotStoreUnavailable("Redis failed: " + e.getMessage(), e);
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(timeout.toMillis() + 50, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            throw new io.lettuce.core.RedisCommandTimeoutException("no answer within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("interrupted while waiting for Redis", e);
+        } catch (ExecutionException e) {
+            Throwable cause = unwrap(e);
+            throw cause instanceof RedisException redis ? redis : new RedisException(cause.getMessage(), cause);
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof ExecutionException || cause instanceof java.util.concurrent.CompletionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+}

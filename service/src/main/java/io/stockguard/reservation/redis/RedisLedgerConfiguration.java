@@ -1,0 +1,97 @@
+package io.stockguard.reservation.redis;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.guard.SkuModeStore;
+import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.EventApplier;
+import io.stockguard.reservation.StockLedger;
+import io.stockguard.reservation.jdbc.HotStoreSource;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.scheduling.TaskScheduler;
+
+/** Wires the Redis hot path ({@code stockguard.ledger=redis}): the standard and full tiers. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "stockguard.ledger", havingValue = "redis")
+class RedisLedgerConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLedgerConfiguration.class);
+
+    @Bean
+    CircuitBreaker redisBreaker(RedisProperties properties, MeterRegistry meters) {
+        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+                .failureRateThreshold(properties.breaker().failureRateThreshold())
+                .slidingWindowSize(properties.breaker().slidingWindowSize())
+                .minimumNumberOfCalls(Math.min(5, properties.breaker().slidingWindowSize()))
+                .waitDurationInOpenState(properties.breaker().openFor())
+                .permittedNumberOfCallsInHalfOpenState(3)
+                .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                .build();
+        CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(config);
+        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry).bindTo(meters);
+        CircuitBreaker breaker = registry.circuitBreaker("redis");
+        breaker.getEventPublisher().onStateTransition(event -> log.warn("Redis circuit breaker: {}",
+                event.getStateTransition()));
+        return breaker;
+    }
+
+    @Bean(destroyMethod = "close")
+    RedisGateway redisGateway(RedisProperties properties, CircuitBreaker redisBreaker) {
+        return new RedisGateway(properties, redisBreaker);
+    }
+
+    @Bean
+    HotOrders hotOrders(RedisGateway redis, RedisProperties properties) {
+        return new HotOrders(redis, properties);
+    }
+
+    @Bean
+    HotStockLoader hotStockLoader(RedisGateway redis, HotStoreSource source, HotOrders orders,
+            RedisProperties properties, Clock clock) {
+        return new HotStockLoader(redis, source, orders, properties, clock);
+    }
+
+    @Bean
+    OutboxSweeper outboxSweeper(RedisGateway redis, EventApplier applier, RedisProperties properties,
+            TaskScheduler scheduler, Clock clock) {
+        return new OutboxSweeper(redis, events -> applier.apply(events, false), properties.outbox(), scheduler,
+                clock);
+    }
+
+    @Bean
+    HotStoreRouting hotStoreRouting(CircuitBreaker redisBreaker, HotStoreSource source, OutboxSweeper sweeper,
+            HotStockLoader loader, TaskScheduler scheduler, Clock clock) {
+        return new HotStoreRouting(redisBreaker, source, sweeper, loader, scheduler, clock);
+    }
+
+    @Bean
+    @Primary
+    StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
+            OutboxSweeper sweeper, HotStoreSource source, HotStoreRouting routing,
+            @Qualifier("databaseLedger") StockLedger databaseLedger, RedisProperties properties,
+            MeterRegistry meters, Clock clock) {
+        HotLines lines = new HotLines(redis, properties);
+        HotReservations reservations = new HotReservations(orders, lines, loader, journal, sweeper,
+                sku -> source.bucketCount(sku).orElse(0), redis, properties);
+        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, source, redis);
+        return new RedisStockLedger(reservations, settlements, new HotStockMirror(redis, routing), databaseLedger,
+                routing, meters, clock);
+    }
+
+    @Bean
+    @Primary
+    SkuModeStore redisModeStore(@Qualifier("stockAdministration") SkuModeStore database, RedisGateway redis,
+            HotStoreSource source, HotStoreRouting routing) {
+        return new RedisModeStore(database, redis, source, routing);
+    }
+}

@@ -1,0 +1,96 @@
+package io.stockguard.reservation.redis;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The Redis hot path ({@code stockguard.redis.*}), used when {@code stockguard.ledger=redis}.
+ *
+ * @param url a Lettuce URI: {@code redis://host:6379}, {@code rediss://…} for TLS, or
+ *     {@code redis-sentinel://host:26379,host2:26379#mymaster}; with {@code cluster}, one or more
+ *     seed nodes separated by commas
+ * @param cluster whether the URL names Redis Cluster seed nodes
+ * @param commandTimeout how long one Redis command may take before it counts as failed
+ * @param connectTimeout how long connecting may take
+ * @param lineLifetime how long the hot store remembers an order's line after its last change:
+ *     a retry, cancel or confirm within it is answered from Redis alone (at least the longest TTL)
+ * @param outboxMax changes a SKU may have waiting for the database before new reservations of it
+ *     are refused (fail closed: a journal that cannot keep up must not be outrun)
+ * @param openingStale how long an order may stay half-reserved before a retry takes it over
+ *     (its caller died mid-way)
+ * @param waitReplicas replicas a reservation must reach (Redis {@code WAIT}) before it is
+ *     acknowledged, shrinking what a failover can lose; 0 turns it off (standalone and Sentinel)
+ * @param waitTimeout how long to wait for those replicas
+ * @param breaker when to stop calling Redis and serve from the database
+ * @param outbox how unapplied changes left by dead requests are swept into the database
+ * @param preheat how SKUs are loaded into Redis in bulk
+ */
+@Validated
+@ConfigurationProperties("stockguard.redis")
+public record RedisProperties(
+        @NotBlank @DefaultValue("redis://127.0.0.1:6379") String url,
+        @DefaultValue("false") boolean cluster,
+        @NotNull @DefaultValue("500ms") Duration commandTimeout,
+        @NotNull @DefaultValue("2s") Duration connectTimeout,
+        @NotNull @DefaultValue("8d") Duration lineLifetime,
+        @Min(100) @Max(10_000_000) @DefaultValue("100000") int outboxMax,
+        @NotNull @DefaultValue("30s") Duration openingStale,
+        @Min(0) @Max(5) @DefaultValue("0") int waitReplicas,
+        @NotNull @DefaultValue("100ms") Duration waitTimeout,
+        @NotNull @DefaultValue Breaker breaker,
+        @NotNull @DefaultValue Outbox outbox,
+        @NotNull @DefaultValue Preheat preheat) {
+
+    public RedisProperties {
+        requireBetween("command-timeout", commandTimeout, Duration.ofMillis(10), Duration.ofSeconds(30));
+        requireBetween("line-lifetime", lineLifetime, Duration.ofDays(7).plusHours(1), Duration.ofDays(90));
+        requireBetween("opening-stale", openingStale, Duration.ofSeconds(5), Duration.ofMinutes(10));
+    }
+
+    /**
+     * @param failureRateThreshold percent of failed calls in the window that opens the breaker
+     * @param slidingWindowSize calls the failure rate is computed over
+     * @param openFor how long the breaker stays open before it lets probing calls through
+     */
+    public record Breaker(
+            @Min(1) @Max(100) @DefaultValue("50") int failureRateThreshold,
+            @Min(5) @Max(10_000) @DefaultValue("20") int slidingWindowSize,
+            @NotNull @DefaultValue("3s") Duration openFor) {
+    }
+
+    /**
+     * @param sweepInterval how often the outbox is swept
+     * @param minimumAge entries younger than this belong to requests still running; the sweeper
+     *     leaves them to their request
+     * @param batchSize entries applied per SKU and sweep
+     */
+    public record Outbox(
+            @NotNull @DefaultValue("1s") Duration sweepInterval,
+            @NotNull @DefaultValue("10s") Duration minimumAge,
+            @Min(1) @Max(10_000) @DefaultValue("500") int batchSize) {
+    }
+
+    /**
+     * @param batchSize SKUs loaded per pipelined batch (the seeds' fix: 200)
+     * @param pause pause between batches (the seeds' fix: 50 ms), so a preheat never starves Redis
+     * @param retryBackoffMax longest wait between attempts when Redis refuses connections
+     */
+    public record Preheat(
+            @Min(1) @Max(10_000) @DefaultValue("200") int batchSize,
+            @NotNull @DefaultValue("50ms") Duration pause,
+            @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
+    }
+
+    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
+        if (value != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
+            throw new IllegalArgumentException("stockguard.redis." + name + " must be between " + min + " and " + max
+                    + ", was " + value);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.stockguard.reservation.redis;
+
+import java.util.List;
+
+/** A script's reply: a status word followed by values (Redis integers arrive as Long, strings as String). */
+record Reply(List<Object> values) {
+
+    String status() {
+        return string(0);
+    }
+
+    boolean is(String status) {
+        return status.equals(status());
+    }
+
+    String string(int index) {
+        Object value = values.get(index);
+        return value == null ? null : value.toString();
+    }
+
+    long number(int index) {
+        Object value = values.get(index);
+        return value instanceof Long l ? l : Long.parseLong(value.toString());
+    }
+
+    int size() {
+        return values.size();
+    }
+
+    /** A reply the caller did not expect: a script and its caller disagree about the contract. */
+    IllegalStateException unexpected(String script) {
+        return new IllegalStateException(script + " answered " + values + ", which its caller does not handle");
+    }
+}

@@ -1,0 +1,118 @@
+-- An order's own record in the hot store: its state, fingerprint and lines. It is the
+-- idempotency gate of a reservation (a retry gets the original outcome, a different request with
+-- the same order id is a conflict), holds the tombstone of an order cancelled before it was
+-- reserved (I7), and lets confirm, cancel and expiry find an order's lines without the database.
+-- Changes that span several SKUs go OPENING/CONFIRMING/CANCELLING/EXPIRING first; a caller that
+-- dies half-way leaves that state, and the next caller resumes it (every line step is idempotent).
+--
+-- KEYS[1]  sg:{o:<order>}  hash: st state, fp fingerprint, ln lines "sku|qty;sku|qty",
+--          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
+--          e hold ends (ms, 0 = committed), t trace id, u last change (ms)
+-- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
+--   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms)
+--            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
+--               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
+--   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
+--   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
+--   CANCEL   3 lifetime (s) -> TOMBSTONE | GO <lines> | DONE <state>
+--   CONFIRM  -> GO <lines> | DONE | EXPIRED | CANCELLED | BUSY | NONE
+--   EXPIRE   -> GO <lines> | SKIP <state>
+--   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
+--   GET      -> FOUND st fp ln c e t lb | NONE
+--   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
+--            10 lifetime (s), 11 '1' to overwrite: writes the database's copy of a record the hot
+--            store lost (or, overwriting, one that went stale while the database served the order)
+--            -> OK | PRESENT
+local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb')
+local st = o[1]
+
+local function set(state)
+  redis.call('HSET', key, 'st', state, 'u', now)
+end
+
+if op == 'GET' then
+  if not st then return {'NONE'} end
+  return {'FOUND', st, o[2], o[3], o[4], o[5], o[6] or '', o[8] or ''}
+end
+
+if op == 'RESTORE' then
+  if st and ARGV[11] ~= '1' then return {'PRESENT'} end
+  redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
+    'e', ARGV[8], 't', ARGV[9], 'u', now)
+  redis.call('EXPIRE', key, tonumber(ARGV[10]))
+  return {'OK'}
+end
+
+if op == 'OPEN' then
+  if not st then
+    redis.call('HSET', key, 'st', 'OPENING', 'fp', ARGV[3], 'ln', ARGV[4], 'c', now, 'e', ARGV[5],
+      't', ARGV[6], 'u', now)
+    redis.call('EXPIRE', key, tonumber(ARGV[7]))
+    return {'NEW'}
+  end
+  if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
+  if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
+  if o[2] ~= ARGV[3] then return {'CONFLICT'} end
+  if st == 'OPENING' then
+    if now - tonumber(o[7]) > tonumber(ARGV[8]) then
+      set('OPENING')
+      return {'RESUME'}
+    end
+    return {'BUSY'}
+  end
+  return {'DONE', st, o[4], o[5], o[6] or '', o[8] or ''}
+end
+
+if op == 'CLOSE' then
+  if st == 'OPENING' then
+    set(ARGV[3])
+    redis.call('HSET', key, 'lb', ARGV[4])
+    return {'OK'}
+  end
+  if st == 'CANCELLING' or st == 'CANCELLED' then return {'CANCELLED'} end
+  return {'STATE', st or 'NONE'}
+end
+
+if op == 'ABORT' then
+  if st == 'OPENING' then redis.call('DEL', key) return {'OK'} end
+  return {'STATE', st or 'NONE'}
+end
+
+if op == 'CANCEL' then
+  if not st then
+    redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', now)
+    redis.call('EXPIRE', key, tonumber(ARGV[3]))
+    return {'TOMBSTONE'}
+  end
+  if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st} end
+  set('CANCELLING')
+  return {'GO', o[3]}
+end
+
+if op == 'CONFIRM' then
+  if not st then return {'NONE'} end
+  if st == 'CONFIRMED' then return {'DONE'} end
+  if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
+  if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
+  if st == 'OPENING' then return {'BUSY'} end
+  if st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5]) then return {'EXPIRED'} end
+  set('CONFIRMING')
+  return {'GO', o[3]}
+end
+
+if op == 'EXPIRE' then
+  if st == 'EXPIRING' or (st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5])) then
+    set('EXPIRING')
+    return {'GO', o[3]}
+  end
+  return {'SKIP', st or 'NONE'}
+end
+
+if op == 'FINISH' then
+  local from = {CANCELLED = 'CANCELLING', CONFIRMED = 'CONFIRMING', EXPIRED = 'EXPIRING'}
+  if st == from[ARGV[3]] then set(ARGV[3]) return {'OK'} end
+  return {'STATE', st or 'NONE'}
+end
+
+return redis.error_reply('unknown order operation ' .. tostring(op))

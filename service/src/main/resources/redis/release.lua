@@ -1,0 +1,68 @@
+-- Give one order line's stock back. Three ways, by ARGV[2]:
+--   CANCEL     the customer cancelled: reserved or sold stock returns, journaled. Cancelling a
+--              line this bucket never saw leaves a tombstone, so a reserve still in flight for
+--              it is refused (I7).
+--   EXPIRE     the hold outlived its TTL: reserved stock returns, journaled; a sold line stays.
+--   UNRESERVE  a reservation that was never acknowledged (a later line of its order failed, or
+--              the journal refused it) is undone as if it never happened: its outbox entries
+--              are deleted and its counters restored, nothing is journaled. Only possible while
+--              all its entries are still in the outbox; otherwise it answers JOURNALED and the
+--              caller cancels instead.
+--
+-- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
+-- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>"
+-- KEYS[4]  sg:{sku}:x  outbox stream
+-- ARGV[1]  order id   ARGV[2]  CANCEL | EXPIRE | UNRESERVE   ARGV[3]  now (epoch ms)
+-- ARGV[4]  trace id ('' if none)   ARGV[5]  actor   ARGV[6]  line record lifetime (seconds)
+-- ARGV[7]  a fresh event id       ARGV[8..] UNRESERVE: the outbox entry ids of the reservation
+-- Returns {'OK', entry id, event id, bucket, qty, sequence, da, dr, ds, epoch} | {'UNRESERVED'} |
+--   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state} | {'JOURNALED'} | {'NOT_LOADED'}
+local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local keep, id = tonumber(ARGV[6]), ARGV[7]
+
+local epoch = redis.call('HGET', meta, 'epoch')
+if not epoch then return {'NOT_LOADED'} end
+local record = redis.call('GET', line)
+if not record then
+  if how == 'CANCEL' then
+    redis.call('SET', line, 'CANCELLED|-1|0', 'EX', keep)
+    return {'TOMBSTONE'}
+  end
+  return {'NONE'}
+end
+local state, b, q = string.match(record, '^(%u+)|(%-?%d+)|(%d+)$')
+q = tonumber(q)
+if state ~= 'RESERVED' and state ~= 'CONFIRMED' then return {'ALREADY', state} end
+if how == 'EXPIRE' and state ~= 'RESERVED' then return {'ALREADY', state} end
+
+if how == 'UNRESERVE' then
+  local entries = {}
+  for i = 8, #ARGV do entries[#entries + 1] = ARGV[i] end
+  for _, entry in ipairs(entries) do
+    if #redis.call('XRANGE', outbox, entry, entry) == 0 then return {'JOURNALED'} end
+  end
+  redis.call('XDEL', outbox, unpack(entries))
+  redis.call('HINCRBY', buckets, b .. ':a', q)
+  redis.call('HINCRBY', buckets, b .. ':j', q)
+  if state == 'RESERVED' then redis.call('HINCRBY', buckets, b .. ':r', -q)
+  else redis.call('HINCRBY', buckets, b .. ':s', -q) end
+  redis.call('SET', line, 'UNRESERVED|' .. b .. '|' .. q, 'EX', keep)
+  return {'UNRESERVED'}
+end
+
+local dr, ds = 0, 0
+if state == 'RESERVED' then dr = -q else ds = -q end
+redis.call('HINCRBY', buckets, b .. ':a', q)
+if dr ~= 0 then redis.call('HINCRBY', buckets, b .. ':r', dr) end
+if ds ~= 0 then redis.call('HINCRBY', buckets, b .. ':s', ds) end
+redis.call('HINCRBY', buckets, b .. ':j', q)
+local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
+local sku = string.match(meta, '^sg:{(.*)}:m$')
+local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', how, 'o', order,
+  'rq', '', 'q', q, 'da', q, 'dr', dr, 'ds', ds, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor,
+  'at', now, 'fp', '', 'ex', '0')
+local final = 'CANCELLED'
+if how == 'EXPIRE' then final = 'EXPIRED' end
+redis.call('SET', line, final .. '|' .. b .. '|' .. q, 'EX', keep)
+return {'OK', entry, id, tonumber(b), q, seq, q, dr, ds, tonumber(epoch)}

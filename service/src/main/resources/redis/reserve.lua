@@ -1,0 +1,95 @@
+-- Reserve one order line of one SKU, atomically: freeze gate, idempotency by order, check,
+-- transfer into the home bucket when it is short but the SKU is not (I8), take, bump each
+-- changed bucket's journal sum and sequence, and append every change to the SKU's outbox.
+--
+-- All keys of a SKU share the hash tag {<sku>}, so this script touches one slot.
+-- KEYS[1]  sg:{sku}:m          meta hash: n (bucket count), epoch, mode
+-- KEYS[2]  sg:{sku}:b          bucket hash: <i>:a available, <i>:r reserved, <i>:s sold,
+--                              <i>:j journaled sum of available deltas, <i>:q sequence
+-- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>"
+-- KEYS[4]  sg:{sku}:x          outbox stream: changes not yet applied to the database
+-- ARGV[1]  order id            ARGV[2]  quantity (units)     ARGV[3]  home bucket
+-- ARGV[4]  1 = reserve and confirm in one step, 0 = hold
+-- ARGV[5]  now (epoch milliseconds)       ARGV[6]  hold ends (epoch milliseconds, 0 with commit)
+-- ARGV[7]  order fingerprint   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
+-- ARGV[10] line record lifetime (seconds)  ARGV[11] outbox length above which it refuses
+-- ARGV[12..] fresh event ids, at least 2 * n (one per change the script may make)
+-- Returns {'OK', home, epoch, events...} where each event is 8 values: stream entry id, event
+--   id, bucket, op, delta available, delta reserved, delta sold, sequence; or
+--   {'ALREADY', bucket, state} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
+--   {'EXPIRED'} | {'NOT_LOADED'} | {'BACKLOG', length}
+local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
+local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
+local outboxMax, nextId = tonumber(ARGV[11]), 12
+
+local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode')
+if not m[1] then return {'NOT_LOADED'} end
+local n, epoch, mode = tonumber(m[1]), m[2], m[3]
+local sku = string.match(meta, '^sg:{(.*)}:m$')
+
+local existing = redis.call('GET', line)
+if existing then
+  local state, bucket = string.match(existing, '^(%u+)|(%-?%d+)|')
+  if state == 'RESERVED' or state == 'CONFIRMED' then return {'ALREADY', tonumber(bucket), state} end
+  if state == 'CANCELLED' then return {'CANCELLED'} end
+  if state == 'EXPIRED' then return {'EXPIRED'} end
+end
+if mode == 'FROZEN' then return {'FROZEN'} end
+local backlog = redis.call('XLEN', outbox)
+if backlog >= outboxMax then return {'BACKLOG', backlog} end
+
+local available, total = {}, 0
+for i = 0, n - 1 do
+  available[i] = tonumber(redis.call('HGET', buckets, i .. ':a') or '0')
+  total = total + available[i]
+end
+if total < qty then return {'SHORT', total} end
+
+local result = {'OK', home, tonumber(epoch)}
+local function emit(b, op, q, da, dr, ds, request)
+  if da ~= 0 then redis.call('HINCRBY', buckets, b .. ':a', da) end
+  if dr ~= 0 then redis.call('HINCRBY', buckets, b .. ':r', dr) end
+  if ds ~= 0 then redis.call('HINCRBY', buckets, b .. ':s', ds) end
+  redis.call('HINCRBY', buckets, b .. ':j', da)
+  local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
+  local id = ARGV[nextId]
+  nextId = nextId + 1
+  local isOrder = op == 'RESERVE' or op == 'CONFIRM'
+  local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', op,
+    'o', isOrder and order or '', 'rq', request or '', 'q', q, 'da', da, 'dr', dr, 'ds', ds,
+    'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
+    'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0')
+  for _, v in ipairs({entry, id, b, op, da, dr, ds, seq}) do result[#result + 1] = v end
+end
+
+-- Home is short but the SKU is not: move stock from the fullest buckets into home, up to the
+-- larger of the need and an even share, so the next orders homed here need no transfer.
+if available[home] < qty then
+  local target = math.min(total, math.max(qty, math.floor(total / n)))
+  local missing = target - available[home]
+  while missing > 0 do
+    local donor, most = -1, 0
+    for i = 0, n - 1 do
+      if i ~= home and available[i] > most then donor, most = i, available[i] end
+    end
+    if donor < 0 then break end
+    local take = math.min(missing, most)
+    local transfer = ARGV[nextId]
+    emit(donor, 'TRANSFER_OUT', take, -take, 0, 0, transfer)
+    emit(home, 'TRANSFER_IN', take, take, 0, 0, transfer)
+    available[donor] = available[donor] - take
+    available[home] = available[home] + take
+    missing = missing - take
+  end
+end
+
+emit(home, 'RESERVE', qty, -qty, qty, 0, nil)
+local state = 'RESERVED'
+if commit then
+  emit(home, 'CONFIRM', qty, 0, -qty, qty, nil)
+  state = 'CONFIRMED'
+end
+redis.call('SET', line, state .. '|' .. home .. '|' .. qty, 'EX', keep)
+return result
