@@ -5,7 +5,7 @@
 -- KEYS[4]  sg:{sku}:x  outbox stream
 -- ARGV[1]  order id   ARGV[2]  now (epoch ms)   ARGV[3]  trace id ('' if none)   ARGV[4]  actor
 -- ARGV[5]  line record lifetime (seconds)      ARGV[6]  a fresh event id
--- Returns {'OK', entry id, event id, bucket, qty, sequence, epoch} | {'ALREADY'} | {'STATE', state} |
+-- Returns {'OK', entry id, event id, bucket, qty, sequence, epoch, available after, journaled sum after} | {'ALREADY'} | {'STATE', state} |
 --   {'NONE'} (no such line) | {'NOT_LOADED'}
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, now, trace, actor, keep, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
@@ -22,9 +22,11 @@ q = tonumber(q)
 redis.call('HINCRBY', buckets, b .. ':r', -q)
 redis.call('HINCRBY', buckets, b .. ':s', q)
 local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
+local after = tonumber(redis.call('HGET', buckets, b .. ':a') or '0')
+local journaled = tonumber(redis.call('HGET', buckets, b .. ':j') or '0')
 local sku = string.match(meta, '^sg:{(.*)}:m$')
 local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', 'CONFIRM', 'o', order,
   'rq', '', 'q', q, 'da', 0, 'dr', -q, 'ds', q, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
-  'fp', '', 'ex', '0')
+  'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
 redis.call('SET', line, 'CONFIRMED|' .. b .. '|' .. q, 'EX', keep)
-return {'OK', entry, id, tonumber(b), q, seq, tonumber(epoch)}
+return {'OK', entry, id, tonumber(b), q, seq, tonumber(epoch), after, journaled}

@@ -8,14 +8,17 @@
 --              are deleted and its counters restored, nothing is journaled. Only possible while
 --              all its entries are still in the outbox; otherwise it answers JOURNALED and the
 --              caller cancels instead.
+--   DISCARD    as UNRESERVE, for a reservation the database refused (it is known never applied):
+--              whatever of its outbox entries is left is deleted, and its counters restored.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
 -- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>"
 -- KEYS[4]  sg:{sku}:x  outbox stream
 -- ARGV[1]  order id   ARGV[2]  CANCEL | EXPIRE | UNRESERVE   ARGV[3]  now (epoch ms)
 -- ARGV[4]  trace id ('' if none)   ARGV[5]  actor   ARGV[6]  line record lifetime (seconds)
--- ARGV[7]  a fresh event id       ARGV[8..] UNRESERVE: the outbox entry ids of the reservation
--- Returns {'OK', entry id, event id, bucket, qty, sequence, da, dr, ds, epoch} | {'UNRESERVED'} |
+-- ARGV[7]  a fresh event id       ARGV[8..] UNRESERVE, DISCARD: the outbox entry ids of the reservation
+-- Returns {'OK', entry id, event id, bucket, qty, sequence, da, dr, ds, epoch, available after,
+--   journaled sum after} | {'UNRESERVED'} |
 --   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state} | {'JOURNALED'} | {'NOT_LOADED'}
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
@@ -36,13 +39,15 @@ q = tonumber(q)
 if state ~= 'RESERVED' and state ~= 'CONFIRMED' then return {'ALREADY', state} end
 if how == 'EXPIRE' and state ~= 'RESERVED' then return {'ALREADY', state} end
 
-if how == 'UNRESERVE' then
+if how == 'UNRESERVE' or how == 'DISCARD' then
   local entries = {}
   for i = 8, #ARGV do entries[#entries + 1] = ARGV[i] end
-  for _, entry in ipairs(entries) do
-    if #redis.call('XRANGE', outbox, entry, entry) == 0 then return {'JOURNALED'} end
+  if how == 'UNRESERVE' then
+    for _, entry in ipairs(entries) do
+      if #redis.call('XRANGE', outbox, entry, entry) == 0 then return {'JOURNALED'} end
+    end
   end
-  redis.call('XDEL', outbox, unpack(entries))
+  if #entries > 0 then redis.call('XDEL', outbox, unpack(entries)) end
   redis.call('HINCRBY', buckets, b .. ':a', q)
   redis.call('HINCRBY', buckets, b .. ':j', q)
   if state == 'RESERVED' then redis.call('HINCRBY', buckets, b .. ':r', -q)
@@ -56,13 +61,14 @@ if state == 'RESERVED' then dr = -q else ds = -q end
 redis.call('HINCRBY', buckets, b .. ':a', q)
 if dr ~= 0 then redis.call('HINCRBY', buckets, b .. ':r', dr) end
 if ds ~= 0 then redis.call('HINCRBY', buckets, b .. ':s', ds) end
-redis.call('HINCRBY', buckets, b .. ':j', q)
+local journaled = redis.call('HINCRBY', buckets, b .. ':j', q)
 local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
+local after = tonumber(redis.call('HGET', buckets, b .. ':a'))
 local sku = string.match(meta, '^sg:{(.*)}:m$')
 local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', how, 'o', order,
   'rq', '', 'q', q, 'da', q, 'dr', dr, 'ds', ds, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor,
-  'at', now, 'fp', '', 'ex', '0')
+  'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
 local final = 'CANCELLED'
 if how == 'EXPIRE' then final = 'EXPIRED' end
 redis.call('SET', line, final .. '|' .. b .. '|' .. q, 'EX', keep)
-return {'OK', entry, id, tonumber(b), q, seq, q, dr, ds, tonumber(epoch)}
+return {'OK', entry, id, tonumber(b), q, seq, q, dr, ds, tonumber(epoch), after, journaled}

@@ -14,8 +14,9 @@
 -- ARGV[7]  order fingerprint   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
 -- ARGV[10] line record lifetime (seconds)  ARGV[11] outbox length above which it refuses
 -- ARGV[12..] fresh event ids, at least 2 * n (one per change the script may make)
--- Returns {'OK', home, epoch, events...} where each event is 8 values: stream entry id, event
---   id, bucket, op, delta available, delta reserved, delta sold, sequence; or
+-- Returns {'OK', home, epoch, events...} where each event is 10 values: stream entry id, event
+--   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
+--   and journaled sum after the change (the database checks R - J against its D - A); or
 --   {'ALREADY', bucket, state} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
 --   {'EXPIRED'} | {'NOT_LOADED'} | {'BACKLOG', length}
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -52,7 +53,8 @@ local function emit(b, op, q, da, dr, ds, request)
   if da ~= 0 then redis.call('HINCRBY', buckets, b .. ':a', da) end
   if dr ~= 0 then redis.call('HINCRBY', buckets, b .. ':r', dr) end
   if ds ~= 0 then redis.call('HINCRBY', buckets, b .. ':s', ds) end
-  redis.call('HINCRBY', buckets, b .. ':j', da)
+  local journaled = redis.call('HINCRBY', buckets, b .. ':j', da)
+  local after = tonumber(redis.call('HGET', buckets, b .. ':a'))
   local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
   local id = ARGV[nextId]
   nextId = nextId + 1
@@ -60,8 +62,9 @@ local function emit(b, op, q, da, dr, ds, request)
   local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', op,
     'o', isOrder and order or '', 'rq', request or '', 'q', q, 'da', da, 'dr', dr, 'ds', ds,
     'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
-    'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0')
-  for _, v in ipairs({entry, id, b, op, da, dr, ds, seq}) do result[#result + 1] = v end
+    'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0',
+    'ha', after, 'hj', journaled)
+  for _, v in ipairs({entry, id, b, op, da, dr, ds, seq, after, journaled}) do result[#result + 1] = v end
 end
 
 -- Home is short but the SKU is not: move stock from the fullest buckets into home, up to the

@@ -22,12 +22,12 @@ if available < q then return {'SHORT', available} end
 local sku = string.match(meta, '^sg:{(.*)}:m$')
 
 local function emit(b, op, da, id)
-  redis.call('HINCRBY', buckets, b .. ':a', da)
-  redis.call('HINCRBY', buckets, b .. ':j', da)
+  local after = redis.call('HINCRBY', buckets, b .. ':a', da)
+  local journaled = redis.call('HINCRBY', buckets, b .. ':j', da)
   local seq = redis.call('HINCRBY', buckets, b .. ':q', 1)
   local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', op, 'o', '',
     'rq', transfer, 'q', q, 'da', da, 'dr', 0, 'ds', 0, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor,
-    'at', now, 'fp', '', 'ex', '0')
+    'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
   return entry, seq
 end
 local outEntry, outSeq = emit(from, 'TRANSFER_OUT', -q, ARGV[8])

@@ -20,14 +20,14 @@ WHERE sku_id = ? AND bucket = ?
   AND available + ? >= 0 AND reserved + ? >= 0 AND sold + ? >= 0;
 
 -- name: lockBuckets
-SELECT bucket, available, reserved, sold, mode
+SELECT bucket, available, reserved, sold, mode, applied_sum
 FROM stock_bucket
 WHERE sku_id = ?
 ORDER BY bucket
 FOR UPDATE;
 
 -- name: buckets
-SELECT bucket, available, reserved, sold, mode
+SELECT bucket, available, reserved, sold, mode, applied_sum
 FROM stock_bucket
 WHERE sku_id = ?
 ORDER BY bucket;
@@ -112,7 +112,7 @@ GROUP BY sku_id;
 -- Every bucket of every SKU in the batch, locked in (SKU, bucket) order: the same total order in
 -- which every other transaction locks buckets, so batches and single operations cannot deadlock.
 -- name: lockBucketsOfSkus
-SELECT sku_id, bucket, available, reserved, sold, mode
+SELECT sku_id, bucket, available, reserved, sold, mode, applied_sum
 FROM stock_bucket
 WHERE sku_id IN (:skuIds)
 ORDER BY sku_id, bucket
@@ -152,14 +152,25 @@ SELECT order_id, sku_id, qty, bucket FROM reservation_line WHERE order_id IN (:o
 
 -- name: pendingOfOrders
 SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved, delta_sold, trace_id,
-       actor, occurred_at, epoch, bucket_seq
+       actor, occurred_at, epoch, bucket_seq, request_id, fingerprint, expires_at, hot_available, hot_journaled,
+       waiting_for
 FROM pending_event
-WHERE order_id IN (:orderIds);
+WHERE order_id IN (:orderIds) AND waiting_for = 'ORDER';
+
+-- Changes waiting for their predecessors in the hot bucket, in the hot store's order.
+-- name: pendingOfSkus
+SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved, delta_sold, trace_id,
+       actor, occurred_at, epoch, bucket_seq, request_id, fingerprint, expires_at, hot_available, hot_journaled,
+       waiting_for
+FROM pending_event
+WHERE sku_id IN (:skuIds) AND waiting_for = 'BUCKET'
+ORDER BY epoch, bucket_seq;
 
 -- name: insertPending
 INSERT INTO pending_event (event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved,
-                           delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+                           delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, request_id, fingerprint,
+                           expires_at, hot_available, hot_journaled, waiting_for)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: deletePending
 DELETE FROM pending_event WHERE event_id = ?;
@@ -194,6 +205,13 @@ ORDER BY b.bucket;
 -- name: nextHotEpoch
 UPDATE sku SET hot_epoch = hot_epoch + 1, hot_valid = TRUE, hot_invalid_since = NULL WHERE sku_id = ?;
 
+-- A load that did not happen (the SKU was already loaded, the outbox was not empty, Redis failed)
+-- gives back what its read drew: the epoch, and the validity it set. Unless a later read drew
+-- another epoch meanwhile; and a database-path claim made meanwhile stands (valid only stays).
+-- name: returnHotEpoch
+UPDATE sku SET hot_epoch = ?, hot_valid = (hot_valid AND ?), hot_invalid_since = COALESCE(?, hot_invalid_since)
+WHERE sku_id = ? AND hot_epoch = ?;
+
 -- name: markHotInvalid
 UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;
 
@@ -205,7 +223,8 @@ SELECT sku_id FROM sku WHERE hot_valid = FALSE ORDER BY sku_id LIMIT ?;
 -- name: ordersChangedByDatabase
 SELECT DISTINCT order_id
 FROM stock_event
-WHERE sku_id = ? AND epoch IS NULL AND order_id IS NOT NULL AND occurred_at >= ?;
+WHERE sku_id = ? AND epoch IS NULL AND order_id IS NOT NULL AND occurred_at >= ?
+LIMIT ?;
 
 -- Order operations already applied: a second one for the same (order, SKU, op) is not applied again.
 -- name: appliedOrderOps
@@ -219,3 +238,10 @@ SELECT sku_id FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?;
 SELECT l.order_id, l.qty, l.bucket
 FROM reservation_line l JOIN reservation r ON r.order_id = l.order_id
 WHERE l.sku_id = ? AND r.state = 'RESERVED';
+
+-- The database path during a Redis fallback claims each SKU it sells: the SKU is marked invalid
+-- for the hot store (in the same transaction as the sale), and its row is share-locked, so a
+-- rebuild of the SKU (which locks the row for update before reading) either includes this sale
+-- or happens after it and is followed by another rebuild.
+-- name: claimFromHotStore
+UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;

@@ -13,3 +13,11 @@ VALUES (?, ?, ?, 'NORMAL', ?, ?);
 -- name: insertStockRequest
 INSERT IGNORE INTO stock_request (request_id, sku_id, op, fingerprint, created_at)
 VALUES (?, ?, ?, ?, ?);
+
+-- name: shareLockHotValid
+SELECT hot_valid FROM sku WHERE sku_id = ? LOCK IN SHARE MODE;
+
+-- The hot store's ownership of the SKUs of a batch of its events, share-locked until the batch
+-- commits: a database-path sale (which first marks the SKU invalid) and the batch serialise on it.
+-- name: hotOwners
+SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id LOCK IN SHARE MODE;

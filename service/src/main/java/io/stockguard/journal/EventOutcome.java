@@ -27,6 +27,12 @@ public sealed interface EventOutcome {
         WOULD_GO_NEGATIVE,
         /** The hot store reissued a sequence number with a different event: it lost writes (I5). */
         REGRESSION,
+        /**
+         * A reservation (or its transfer) made by a hot store that no longer owns the SKU: the
+         * database path took it over, or the hot store was reloaded under a newer epoch since. Its
+         * counters do not see the database's sales, so the sale is not made (I1).
+         */
+        FENCED,
         /** The event names a SKU or bucket the database does not have. */
         UNKNOWN_SKU,
         /** An order operation the order's state does not allow (e.g. confirm of a cancelled order). */

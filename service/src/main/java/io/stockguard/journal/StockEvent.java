@@ -18,6 +18,11 @@ import java.util.Objects;
  * @param fingerprint for RESERVE: the order's fingerprint, so the database can build the
  *     reservation row from the event alone; otherwise null
  * @param expiresAt for RESERVE of a held (not committed) order: when the hold ends
+ * @param hotAvailable the hot bucket's available stock right after the change; null when the
+ *     database made it. With {@code hotJournaled} it lets the database tell a change that merely
+ *     overtook its predecessors from one made by a hot store that drifted: in a correct system
+ *     R - J of the hot store equals D - A of the database whatever is still in flight.
+ * @param hotJournaled the hot bucket's journaled sum right after the change; null with hotAvailable
  */
 public record StockEvent(
         String eventId,
@@ -36,7 +41,9 @@ public record StockEvent(
         Long epoch,
         Long sequence,
         String fingerprint,
-        Instant expiresAt) {
+        Instant expiresAt,
+        Long hotAvailable,
+        Long hotJournaled) {
 
     public StockEvent {
         Objects.requireNonNull(eventId, "eventId");
@@ -57,13 +64,20 @@ public record StockEvent(
     /** The same event stamped with its place in a hot store bucket's history. */
     public StockEvent stamped(long epoch, long sequence) {
         return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
-                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt);
+                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable,
+                hotJournaled);
     }
 
     /** The same event carrying the terms of the reservation it makes. */
     public StockEvent withTerms(String fingerprint, Instant expiresAt) {
         return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
-                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt);
+                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable,
+                hotJournaled);
+    }
+
+    /** The hot store's base R - J right after this change, or null for a change the database made. */
+    public Long hotBase() {
+        return hotAvailable == null || hotJournaled == null ? null : hotAvailable - hotJournaled;
     }
 
     /** The change to available stock: what the hot store and the database both sum for drift. */

@@ -58,12 +58,12 @@ public final class StockEvents {
     private static StockEvent order(StockOp op, OrderId order, SkuId sku, int bucket, int qty, long available,
             long reserved, long sold, Context context) {
         return new StockEvent(EventIds.next(), sku, bucket, op, order, null, qty, available, reserved, sold,
-                context.traceId(), context.actor(), context.at(), null, null, null, null);
+                context.traceId(), context.actor(), context.at(), null, null, null, null, null, null);
     }
 
     private static StockEvent stock(StockOp op, SkuId sku, int bucket, long qty, long available, String requestId,
             Context context) {
         return new StockEvent(EventIds.next(), sku, bucket, op, null, requestId, qty, available, 0, 0,
-                context.traceId(), context.actor(), context.at(), null, null, null, null);
+                context.traceId(), context.actor(), context.at(), null, null, null, null, null, null);
     }
 }

@@ -7,4 +7,9 @@ public enum StockOp {
     public boolean isOrderOperation() {
         return this == RESERVE || this == CONFIRM || this == CANCEL || this == EXPIRE;
     }
+
+    /** Confirm, cancel or expiry: moves stock already held for an order. */
+    public boolean isSettlement() {
+        return this == CONFIRM || this == CANCEL || this == EXPIRE;
+    }
 }

@@ -130,7 +130,7 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
 
         public String detail() {
             return outcomeUnknown
-                    ? "the store failed while committing (" + reason + "); retry with the same id to learn the outcome"
+                    ? "the outcome is not known (" + reason + "); retry with the same id to learn it"
                     : "the change was not applied (" + reason + "); retrying with the same id is safe";
         }
     }

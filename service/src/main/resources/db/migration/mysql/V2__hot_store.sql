@@ -30,7 +30,7 @@ CREATE TABLE anomaly (
 
 CREATE TABLE pending_event (
     event_id        VARCHAR(36) NOT NULL PRIMARY KEY,
-    order_id        VARCHAR(64) NOT NULL,
+    order_id        VARCHAR(64),
     sku_id          VARCHAR(64) NOT NULL,
     bucket          INT         NOT NULL,
     op              VARCHAR(16) NOT NULL,
@@ -43,7 +43,14 @@ CREATE TABLE pending_event (
     occurred_at     DATETIME(6) NOT NULL,
     epoch           BIGINT,
     bucket_seq      BIGINT,
-    INDEX pending_event_order (order_id, sku_id)
+    request_id      VARCHAR(64),
+    fingerprint     VARCHAR(64),
+    expires_at      DATETIME(6),
+    hot_available   BIGINT,
+    hot_journaled   BIGINT,
+    waiting_for     VARCHAR(16) NOT NULL,
+    INDEX pending_event_order (order_id, sku_id),
+    INDEX pending_event_bucket (sku_id, waiting_for)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 CREATE INDEX reservation_line_sku ON reservation_line (sku_id);

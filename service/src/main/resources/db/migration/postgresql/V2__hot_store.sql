@@ -37,12 +37,15 @@ CREATE TABLE anomaly (
 );
 CREATE INDEX anomaly_sku ON anomaly (sku_id, id);
 
--- A cancel or expiry that reached the database before the reservation it undoes (possible when
--- events travel through a queue, and when a cancel races a reservation still in flight). It waits
--- here, journaled but not yet applied, and is applied together with its reservation (I7).
+-- A change journaled but not yet applied, waiting (waiting_for) for:
+--   ORDER   the reservation it undoes: a cancel or expiry that overtook its reserve (I7);
+--   BUCKET  changes that precede it in its hot bucket: it does not fit the database's counters yet,
+--           but the hot store's R - J equals the database's D - A, so nothing drifted, something is
+--           still in flight. It is applied as soon as it fits.
+-- Durable here, it counts as journaled (I2); it is applied exactly once.
 CREATE TABLE pending_event (
     event_id        VARCHAR(36) PRIMARY KEY,
-    order_id        VARCHAR(64) COLLATE "C" NOT NULL,
+    order_id        VARCHAR(64) COLLATE "C",
     sku_id          VARCHAR(64) COLLATE "C" NOT NULL,
     bucket          INT         NOT NULL,
     op              VARCHAR(16) NOT NULL,
@@ -54,9 +57,16 @@ CREATE TABLE pending_event (
     actor           VARCHAR(200),
     occurred_at     TIMESTAMPTZ NOT NULL,
     epoch           BIGINT,
-    bucket_seq      BIGINT
+    bucket_seq      BIGINT,
+    request_id      VARCHAR(64),
+    fingerprint     VARCHAR(64),
+    expires_at      TIMESTAMPTZ,
+    hot_available   BIGINT,
+    hot_journaled   BIGINT,
+    waiting_for     VARCHAR(16) NOT NULL
 );
 CREATE INDEX pending_event_order ON pending_event (order_id, sku_id);
+CREATE INDEX pending_event_bucket ON pending_event (sku_id, waiting_for);
 
 -- Restoring a SKU into the hot store reads its open reservations.
 CREATE INDEX reservation_line_sku ON reservation_line (sku_id);

@@ -7,6 +7,9 @@ import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testing.HotStoreChecks;
+import io.stockguard.testkit.RedisCluster;
+import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -60,40 +63,44 @@ class ReservationConcurrencyIT {
         }
     }
 
-    /** Where the load runs: each database with coalescing (the default), and PostgreSQL without. */
+    /**
+     * Where the load runs: the database ledger on each database (coalescing, the default, and
+     * without it), and the Redis ledger on a standalone Redis and on a Redis Cluster.
+     */
     enum Variant {
-        POSTGRESQL(TestDatabase.Kind.POSTGRESQL, true),
-        MARIADB(TestDatabase.Kind.MARIADB, true),
-        POSTGRESQL_WITHOUT_COALESCING(TestDatabase.Kind.POSTGRESQL, false);
-
-        final TestDatabase.Kind kind;
-        final boolean coalescing;
-
-        Variant(TestDatabase.Kind kind, boolean coalescing) {
-            this.kind = kind;
-            this.coalescing = coalescing;
-        }
-
-        RunningService start() {
-            return coalescing ? RunningService.shared(kind) : RunningService.start(TestDatabase.fresh(kind),
-                    Map.of("stockguard.reservation.coalescing.enabled", "false"));
-        }
+        POSTGRESQL, MARIADB, POSTGRESQL_WITHOUT_COALESCING, REDIS, REDIS_CLUSTER
     }
 
     @ParameterizedTest
     @EnumSource(Variant.class)
     void concurrentReservationsNeverOversellAndMatchTheJournal(Variant variant) throws Exception {
-        RunningService service = variant.start();
-        try {
-            run(variant, service);
-        } finally {
-            if (!variant.coalescing) {
-                service.close();
+        switch (variant) {
+            case POSTGRESQL -> run(variant, RunningService.shared(TestDatabase.Kind.POSTGRESQL), null);
+            case MARIADB -> run(variant, RunningService.shared(TestDatabase.Kind.MARIADB), null);
+            case POSTGRESQL_WITHOUT_COALESCING -> {
+                try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        Map.of("stockguard.reservation.coalescing.enabled", "false"))) {
+                    run(variant, service, null);
+                }
+            }
+            case REDIS -> {
+                try (RedisServer redis = RedisServer.start();
+                        RunningService service = RunningService.startRedis(redis.uri(), false);
+                        HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+                    run(variant, service, hot);
+                }
+            }
+            case REDIS_CLUSTER -> {
+                try (RedisCluster cluster = RedisCluster.start();
+                        RunningService service = RunningService.startRedis(cluster.uris(), true);
+                        HotStoreChecks hot = HotStoreChecks.cluster(cluster.uris())) {
+                    run(variant, service, hot);
+                }
             }
         }
     }
 
-    private void run(Variant variant, RunningService service) throws Exception {
+    private void run(Variant variant, RunningService service, HotStoreChecks hot) throws Exception {
         StockGuardClient client = service.client();
         String sku = Ids.sku("hot");
         String second = Ids.sku("warm");
@@ -143,7 +150,17 @@ class ReservationConcurrencyIT {
         assertThat(falseSoldOuts).as("refusals while the SKU held enough stock (I8)").isEmpty();
         assertStoredStateMatches(service.jdbc(), sku, prefix, orders);
         assertSecondSkuMatches(service.jdbc(), second, orders);
+        if (hot != null) {
+            for (String each : new String[] {sku, second}) {
+                hot.awaitDrained(each);
+                hot.assertMatchesDatabase(service.jdbc(), each);
+            }
+        }
         assertSellsOutExactly(client, service.jdbc(), sku);
+        if (hot != null) {
+            hot.awaitDrained(sku);
+            hot.assertMatchesDatabase(service.jdbc(), sku);
+        }
     }
 
     private final AtomicInteger serverErrors = new AtomicInteger();

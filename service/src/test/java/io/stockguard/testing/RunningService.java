@@ -37,6 +37,21 @@ public final class RunningService implements AutoCloseable {
         return SHARED.computeIfAbsent(kind, k -> start(TestDatabase.fresh(k), Map.of()));
     }
 
+    /** A fresh service on the Redis ledger (standard tier), on a fresh PostgreSQL database. */
+    public static RunningService startRedis(String redisUrl, boolean cluster) {
+        return startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL), redisUrl, cluster, Map.of());
+    }
+
+    public static RunningService startRedis(TestDatabase database, String redisUrl, boolean cluster,
+            Map<String, String> settings) {
+        // Two cores run the test, the service, PostgreSQL and Redis: a generous command timeout keeps
+        // a busy machine from reading as a Redis failure. Tests that inject failures set their own.
+        Map<String, String> all = new HashMap<>(Map.of("stockguard.ledger", "redis", "stockguard.redis.url", redisUrl,
+                "stockguard.redis.cluster", Boolean.toString(cluster), "stockguard.redis.command-timeout", "2s"));
+        all.putAll(settings);
+        return start(database, all);
+    }
+
     public static RunningService start(TestDatabase database, Map<String, String> settings) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("server.port", "0");

@@ -95,7 +95,7 @@ class JdbcJournal implements Journal {
                 traceId == null ? null : new TraceId(traceId), rs.getString("actor"),
                 Timestamps.fromDatabase(rs, "occurred_at", dialect), nullableLong(rs, "epoch"),
                 nullableLong(rs, "bucket_seq"), rs.getString("fingerprint"),
-                Timestamps.fromDatabase(rs, "expires_at", dialect));
+                Timestamps.fromDatabase(rs, "expires_at", dialect), null, null);
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

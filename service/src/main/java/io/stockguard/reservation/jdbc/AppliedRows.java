@@ -40,6 +40,19 @@ final class AppliedRows {
         this.reservations = reservations;
     }
 
+    /** The hot store's ownership of these SKUs, share-locked until the transaction ends. */
+    Map<SkuId, ApplyPlan.HotOwner> lockHotOwners(Collection<SkuId> skus) {
+        Map<SkuId, ApplyPlan.HotOwner> owners = new HashMap<>();
+        if (!skus.isEmpty()) {
+            named.query(sql.get("hotOwners"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
+                    (ResultSet rs) -> {
+                        owners.put(SkuId.of(rs.getString("sku_id")),
+                                new ApplyPlan.HotOwner(rs.getLong("hot_epoch"), rs.getBoolean("hot_valid")));
+                    });
+        }
+        return owners;
+    }
+
     Map<OrderId, ReservationRows.Header> lockReservations(Collection<OrderId> orders) {
         Map<OrderId, ReservationRows.Header> headers = new HashMap<>();
         if (!orders.isEmpty()) {
@@ -61,6 +74,18 @@ final class AppliedRows {
             });
         }
         return lines;
+    }
+
+    /** Changes of these SKUs waiting for their predecessors in a bucket. */
+    List<StockEvent> waitingForBucket(Collection<SkuId> skus) {
+        List<StockEvent> waiting = new ArrayList<>();
+        if (!skus.isEmpty()) {
+            named.query(sql.get("pendingOfSkus"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
+                    (ResultSet rs) -> {
+                        waiting.add(pendingEvent(rs));
+                    });
+        }
+        return waiting;
     }
 
     Map<OrderId, Map<SkuId, List<StockEvent>>> pending(Collection<OrderId> orders) {
@@ -155,11 +180,12 @@ final class AppliedRows {
         }
     }
 
-    void insertPending(List<StockEvent> events) {
+    void insertPending(List<ApplyPlan.Wait> waits) {
         int type = dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
-        jdbc.batchUpdate(sql.get("insertPending"), events, Math.max(1, events.size()), (ps, e) -> {
+        jdbc.batchUpdate(sql.get("insertPending"), waits, Math.max(1, waits.size()), (ps, wait) -> {
+            StockEvent e = wait.event();
             ps.setString(1, e.eventId());
-            ps.setString(2, e.orderId().value());
+            ps.setString(2, e.orderId() == null ? null : e.orderId().value());
             ps.setString(3, e.skuId().value());
             ps.setInt(4, e.bucket());
             ps.setString(5, e.op().name());
@@ -172,6 +198,12 @@ final class AppliedRows {
             ps.setObject(12, Timestamps.toDatabase(e.occurredAt(), dialect), type);
             ps.setObject(13, e.epoch(), Types.BIGINT);
             ps.setObject(14, e.sequence(), Types.BIGINT);
+            ps.setString(15, e.requestId());
+            ps.setString(16, e.fingerprint());
+            ps.setObject(17, Timestamps.toDatabase(e.expiresAt(), dialect), type);
+            ps.setObject(18, e.hotAvailable(), Types.BIGINT);
+            ps.setObject(19, e.hotJournaled(), Types.BIGINT);
+            ps.setString(20, wait.reason().name());
         });
     }
 
@@ -193,15 +225,20 @@ final class AppliedRows {
 
     private StockEvent pendingEvent(ResultSet rs) throws SQLException {
         String trace = rs.getString("trace_id");
-        long epoch = rs.getLong("epoch");
-        boolean stamped = !rs.wasNull();
-        long sequence = rs.getLong("bucket_seq");
+        String order = rs.getString("order_id");
         return new StockEvent(rs.getString("event_id"), SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
-                StockOp.valueOf(rs.getString("op")), OrderId.of(rs.getString("order_id")), null, rs.getLong("qty"),
-                rs.getLong("delta_available"), rs.getLong("delta_reserved"), rs.getLong("delta_sold"),
-                trace == null ? null : new TraceId(trace), rs.getString("actor"),
-                Timestamps.fromDatabase(rs, "occurred_at", dialect), stamped ? epoch : null,
-                stamped ? sequence : null, null, null);
+                StockOp.valueOf(rs.getString("op")), order == null ? null : OrderId.of(order),
+                rs.getString("request_id"), rs.getLong("qty"), rs.getLong("delta_available"),
+                rs.getLong("delta_reserved"), rs.getLong("delta_sold"), trace == null ? null : new TraceId(trace),
+                rs.getString("actor"), Timestamps.fromDatabase(rs, "occurred_at", dialect), nullableLong(rs, "epoch"),
+                nullableLong(rs, "bucket_seq"), rs.getString("fingerprint"),
+                Timestamps.fromDatabase(rs, "expires_at", dialect), nullableLong(rs, "hot_available"),
+                nullableLong(rs, "hot_journaled"));
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
     }
 
     private static List<String> ids(Collection<OrderId> orders) {

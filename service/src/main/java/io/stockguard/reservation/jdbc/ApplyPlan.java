@@ -18,10 +18,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The in-memory decisions of one application of journaled events: which events apply, which wait
- * for their reservation, which are refused, and what that does to reservation rows and bucket
- * counters. Pure: it reads nothing and writes nothing; {@link JournalApplier} loads its inputs
- * under lock and writes its outputs.
+ * The in-memory decisions of one application of journaled events: which events apply, which wait,
+ * which are refused, and what that does to reservation rows and bucket counters. Pure: it reads
+ * nothing and writes nothing; {@link JournalApplier} loads its inputs under lock and writes its
+ * outputs.
+ *
+ * <p>An event waits when it cannot apply yet without anything being wrong: a cancel whose
+ * reserve has not arrived (it waits for its ORDER), or a change that does not fit the database's
+ * counters while the hot store's R - J still equals the database's D - A, so that only changes
+ * preceding it in the hot bucket are missing (it waits for its BUCKET). A change that does not fit
+ * and whose R - J differs from D - A comes from a hot store that drifted: it is refused.
  */
 final class ApplyPlan {
 
@@ -36,61 +42,114 @@ final class ApplyPlan {
         }
     }
 
+    /**
+     * Which hot store may sell a SKU: the one loaded under {@code epoch}, and only while
+     * {@code valid} (the database path has not taken the SKU over since).
+     */
+    record HotOwner(long epoch, boolean valid) {
+    }
+
     /** Something the database refused, for the anomaly log. */
     record Anomaly(Instant at, String kind, SkuId skuId, Integer bucket, String eventId, String detail) {
+    }
+
+    /** What a waiting event waits for. */
+    enum Waiting { ORDER, BUCKET }
+
+    /** An event stored as waiting by this plan. */
+    record Wait(StockEvent event, Waiting reason) {
     }
 
     private final boolean strict;
     private final Map<OrderId, ReservationRows.Header> headers;
     private final Map<OrderId, Map<SkuId, ReservedLine>> lines;
-    private final Map<OrderId, Map<SkuId, List<StockEvent>>> pending;
+    private final Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder;
     private final Set<String> known;
     private final Set<String> appliedOrderOps;
     private final Map<Stamp, String> stampOwners;
     private final Map<SkuId, BucketSet> sets;
+    private final Map<SkuId, HotOwner> owners;
 
     private final Set<String> seen = new HashSet<>();
+    private final Set<String> refusedTransfers = new HashSet<>();
     private final List<StockEvent> applied = new ArrayList<>();
     private final Map<OrderId, ReservationRows.Header> newHeaders = new LinkedHashMap<>();
     private final Set<OrderId> changedHeaders = new LinkedHashSet<>();
     private final Map<OrderId, List<ReservedLine>> newLines = new LinkedHashMap<>();
-    private final List<StockEvent> newPending = new ArrayList<>();
-    private final List<String> appliedPending = new ArrayList<>();
+    private final Map<String, Wait> newWaits = new LinkedHashMap<>();
+    private final List<String> released = new ArrayList<>();
     private final List<Anomaly> anomalies = new ArrayList<>();
     private final Map<String, Stamp> highestStamps = new HashMap<>();
+    private final Set<OrderId> fencedOrders = new HashSet<>();
 
     ApplyPlan(boolean strict, Map<OrderId, ReservationRows.Header> headers,
-            Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> pending,
+            Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder,
             Set<String> known, Set<String> appliedOrderOps, Map<Stamp, String> stampOwners,
-            Map<SkuId, BucketSet> sets) {
+            Map<SkuId, BucketSet> sets, Map<SkuId, HotOwner> owners) {
         this.strict = strict;
         this.headers = new HashMap<>(headers);
         this.lines = new HashMap<>();
         lines.forEach((order, bySku) -> this.lines.put(order, new HashMap<>(bySku)));
-        this.pending = new HashMap<>();
-        pending.forEach((order, bySku) -> {
+        this.waitingForOrder = new HashMap<>();
+        waitingForOrder.forEach((order, bySku) -> {
             Map<SkuId, List<StockEvent>> copy = new HashMap<>();
             bySku.forEach((sku, events) -> copy.put(sku, new ArrayList<>(events)));
-            this.pending.put(order, copy);
+            this.waitingForOrder.put(order, copy);
         });
         this.known = known;
         this.appliedOrderOps = new HashSet<>(appliedOrderOps);
-        pending.values().forEach(bySku -> bySku.values().forEach(events -> events.forEach(e -> this.appliedOrderOps
-                .add(e.orderId().value() + "|" + e.skuId().value() + "|" + e.op().name()))));
+        waitingForOrder.values().forEach(bySku -> bySku.values().forEach(events -> events.forEach(e ->
+                this.appliedOrderOps.add(orderOp(e)))));
         this.stampOwners = new HashMap<>(stampOwners);
         this.sets = sets;
+        this.owners = owners;
     }
 
+    /**
+     * Marks the orders of the batch with a reservation the hot store had no right to make: all of
+     * the order's reservations in the batch are then refused together, so that it can be made
+     * again, whole, on the database path.
+     */
+    void fence(List<StockEvent> events) {
+        for (StockEvent event : events) {
+            if (event.orderId() != null && fenced(event)) {
+                fencedOrders.add(event.orderId());
+            }
+        }
+    }
+
+    /**
+     * A sale (or a transfer, which only serves one) by a hot store that does not own the SKU now.
+     * Settlements are never fenced: they move stock the database holds for the order, and the
+     * order's state decides them whichever path they come from.
+     */
+    private boolean fenced(StockEvent event) {
+        if (event.epoch() == null || event.op().isSettlement()) {
+            return false;
+        }
+        HotOwner owner = owners.get(event.skuId());
+        return owner != null && (!owner.valid() || owner.epoch() != event.epoch());
+    }
+
+    /** Decides an event handed in now. */
     EventOutcome decide(StockEvent event) {
         if (known.contains(event.eventId()) || !seen.add(event.eventId())) {
             return EventOutcome.Settled.DUPLICATE;
         }
-        if (event.orderId() != null && !appliedOrderOps.add(event.orderId().value() + "|" + event.skuId().value()
-                + "|" + event.op().name())) {
+        if (fenced(event)) {
+            HotOwner owner = owners.get(event.skuId());
+            return reject(EventOutcome.Reason.FENCED, event, "the hot store of epoch " + event.epoch()
+                    + " does not own the SKU (the database's epoch is " + owner.epoch()
+                    + (owner.valid() ? "" : "; the database path took it over") + ")", true);
+        }
+        if (event.orderId() != null && fencedOrders.contains(event.orderId()) && !event.op().isSettlement()) {
+            return reject(EventOutcome.Reason.FENCED, event, "another line of its order was fenced", false);
+        }
+        if (event.orderId() != null && !appliedOrderOps.add(orderOp(event))) {
             // The same business operation was applied by another path (the database ledger
             // during a fallback, say): applying it again would count it twice (I3).
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event, "this operation of the order was already "
-                    + "applied", true);
+            return reject(EventOutcome.Reason.INVALID_TRANSITION, event,
+                    "this operation of the order was already applied", true);
         }
         if (event.epoch() != null) {
             Stamp stamp = Stamp.of(event);
@@ -104,24 +163,54 @@ final class ApplyPlan {
         if (set == null) {
             return reject(EventOutcome.Reason.UNKNOWN_SKU, event, "no such SKU in the database", true);
         }
+        return body(event, set, false);
+    }
+
+    /**
+     * Retries events waiting for their bucket (stored before, or deferred earlier in this batch),
+     * in the hot store's order; returns the ids of those that applied.
+     */
+    Set<String> retryWaiting(List<StockEvent> waiting) {
+        Set<String> appliedNow = new LinkedHashSet<>();
+        boolean progress = true;
+        List<StockEvent> left = new ArrayList<>(waiting);
+        while (progress && !left.isEmpty()) {
+            progress = false;
+            for (StockEvent event : List.copyOf(left)) {
+                BucketSet set = sets.get(event.skuId());
+                if (set != null && body(event, set, true) == EventOutcome.Settled.APPLIED) {
+                    left.remove(event);
+                    appliedNow.add(event.eventId());
+                    if (newWaits.remove(event.eventId()) == null) {
+                        released.add(event.eventId());
+                    }
+                    progress = true;
+                }
+            }
+        }
+        return appliedNow;
+    }
+
+    private EventOutcome body(StockEvent event, BucketSet set, boolean retry) {
         return switch (event.op()) {
-            case RESERVE -> reserve(event, set);
-            case CONFIRM, CANCEL, EXPIRE -> settle(event, set);
-            case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set);
+            case RESERVE -> reserve(event, set, retry);
+            case CONFIRM, CANCEL, EXPIRE -> settle(event, set, retry);
+            case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set, retry);
         };
     }
 
-    private EventOutcome reserve(StockEvent event, BucketSet set) {
+    private EventOutcome reserve(StockEvent event, BucketSet set, boolean retry) {
         OrderId order = event.orderId();
         if (line(order, event.skuId()) != null) {
             return reject(EventOutcome.Reason.INVALID_TRANSITION, event, "a second reservation of the same line", true);
         }
-        if (strict && !set.sells()) {
+        if (strict && !retry && !set.sells()) {
             return new EventOutcome.Rejected(EventOutcome.Reason.SKU_FROZEN, "SKU " + event.skuId() + " is frozen");
         }
-        List<StockEvent> waiting = pending.getOrDefault(order, Map.of()).getOrDefault(event.skuId(), List.of());
+        List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
+                .getOrDefault(event.skuId(), List.of());
         ReservationRows.Header header = headers.get(order);
-        if (header != null && header.state() == ReservationState.CANCELLED && waiting.isEmpty()) {
+        if (header != null && header.state() == ReservationState.CANCELLED && overtaken.isEmpty() && !retry) {
             if (strict) {
                 return new EventOutcome.Rejected(EventOutcome.Reason.ORDER_CANCELLED, "order " + order
                         + " was cancelled before this reservation reached the database");
@@ -129,9 +218,7 @@ final class ApplyPlan {
             anomaly("ORDER_CANCELLED", event, "an acknowledged reservation of a cancelled order; applied");
         }
         if (!set.fits(event)) {
-            return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, "bucket " + event.bucket()
-                    + " of the database cannot give " + event.qty() + ": the hot store and the database disagree",
-                    true);
+            return notFitting(event, set, retry);
         }
         accept(event, set);
         ReservedLine line = new ReservedLine(event.skuId(), (int) event.qty(), event.bucket());
@@ -144,29 +231,30 @@ final class ApplyPlan {
             headers.put(order, header);
             newHeaders.put(order, header);
         }
-        for (StockEvent overtaken : waiting) {
-            if (set.fits(overtaken)) {
-                accept(overtaken, set);
-                appliedPending.add(overtaken.eventId());
-                transition(overtaken);
-            } else {
-                anomaly("WOULD_GO_NEGATIVE", overtaken, "an overtaken " + overtaken.op() + " does not fit; left waiting");
+        for (StockEvent undo : List.copyOf(overtaken)) {
+            if (set.fits(undo)) {
+                accept(undo, set);
+                overtaken.remove(undo);
+                if (newWaits.remove(undo.eventId()) == null) {
+                    released.add(undo.eventId());
+                }
+                transition(undo);
             }
-        }
-        if (!waiting.isEmpty()) {
-            waiting.removeIf(e -> appliedPending.contains(e.eventId()));
         }
         return EventOutcome.Settled.APPLIED;
     }
 
-    private EventOutcome settle(StockEvent event, BucketSet set) {
+    private EventOutcome settle(StockEvent event, BucketSet set, boolean retry) {
         OrderId order = event.orderId();
         if (line(order, event.skuId()) == null) {
-            // It overtook its reservation: journal it as waiting, and let the order read as
-            // cancelled meanwhile, so nothing sells it again (I7).
-            pending.computeIfAbsent(order, k -> new HashMap<>())
+            if (retry) {
+                return EventOutcome.Settled.DEFERRED;
+            }
+            // It overtook its reservation: it waits for it, and the order reads as cancelled
+            // meanwhile, so nothing sells it again (I7).
+            waitingForOrder.computeIfAbsent(order, k -> new HashMap<>())
                     .computeIfAbsent(event.skuId(), k -> new ArrayList<>()).add(event);
-            newPending.add(event);
+            newWaits.put(event.eventId(), new Wait(event, Waiting.ORDER));
             if (!headers.containsKey(order) && event.op() != StockOp.CONFIRM) {
                 ReservationRows.Header tombstone = new ReservationRows.Header(order, ReservationState.CANCELLED,
                         ReservationRows.TOMBSTONE, event.occurredAt(), null, null, event.occurredAt(),
@@ -177,21 +265,48 @@ final class ApplyPlan {
             return EventOutcome.Settled.DEFERRED;
         }
         if (!set.fits(event)) {
-            return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, event.op() + " does not fit bucket "
-                    + event.bucket(), true);
+            return notFitting(event, set, retry);
         }
         accept(event, set);
         transition(event);
         return EventOutcome.Settled.APPLIED;
     }
 
-    private EventOutcome change(StockEvent event, BucketSet set) {
+    private EventOutcome change(StockEvent event, BucketSet set, boolean retry) {
+        boolean transfer = event.op() == StockOp.TRANSFER_OUT || event.op() == StockOp.TRANSFER_IN;
+        if (transfer && event.requestId() != null && refusedTransfers.contains(event.requestId())) {
+            return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, "its other half was refused", true);
+        }
         if (!set.fits(event)) {
-            return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, event.op() + " of " + event.qty()
-                    + " does not fit bucket " + event.bucket(), true);
+            EventOutcome outcome = notFitting(event, set, retry);
+            if (outcome instanceof EventOutcome.Rejected && transfer && event.requestId() != null) {
+                refusedTransfers.add(event.requestId());
+            }
+            return outcome;
         }
         accept(event, set);
         return EventOutcome.Settled.APPLIED;
+    }
+
+    /**
+     * A change that does not fit the database's counters now: it waits for its predecessors when
+     * the stores agree (R - J = D - A), and is refused as drift when they do not.
+     */
+    private EventOutcome notFitting(StockEvent event, BucketSet set, boolean retry) {
+        Long hotBase = event.hotBase();
+        if (hotBase != null && hotBase == set.base(event.bucket())) {
+            if (!retry) {
+                newWaits.put(event.eventId(), new Wait(event, Waiting.BUCKET));
+            }
+            return EventOutcome.Settled.DEFERRED;
+        }
+        if (retry) {
+            return EventOutcome.Settled.DEFERRED;
+        }
+        return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, "bucket " + event.bucket() + " cannot take "
+                + event.op() + " of " + event.qty() + (hotBase == null ? ""
+                : ": the hot store's R - J is " + hotBase + ", the database's D - A is " + set.base(event.bucket())),
+                true);
     }
 
     private void accept(StockEvent event, BucketSet set) {
@@ -235,6 +350,10 @@ final class ApplyPlan {
         return lines.getOrDefault(order, Map.of()).get(sku);
     }
 
+    private static String orderOp(StockEvent event) {
+        return event.orderId().value() + "|" + event.skuId().value() + "|" + event.op().name();
+    }
+
     private EventOutcome reject(EventOutcome.Reason reason, StockEvent event, String detail, boolean anomaly) {
         if (anomaly) {
             anomaly(reason.name(), event, detail);
@@ -267,15 +386,14 @@ final class ApplyPlan {
         return newLines;
     }
 
-    List<StockEvent> newPending() {
-        return newPending.stream().filter(e -> !appliedPending.contains(e.eventId())).toList();
+    /** Events of this batch that wait, with what they wait for. */
+    List<Wait> newWaits() {
+        return List.copyOf(newWaits.values());
     }
 
-    /** Waiting events applied now that were stored as waiting before this batch. */
-    List<String> appliedPending() {
-        Set<String> storedNow = new HashSet<>();
-        newPending.forEach(e -> storedNow.add(e.eventId()));
-        return appliedPending.stream().filter(id -> !storedNow.contains(id)).toList();
+    /** Events stored as waiting by an earlier batch that applied now. */
+    List<String> released() {
+        return released;
     }
 
     List<Anomaly> anomalies() {

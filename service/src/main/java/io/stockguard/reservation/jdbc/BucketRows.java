@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 final class BucketRows {
 
     /** A bucket as read (and possibly locked) inside a transaction. */
-    record Row(int bucket, long available, long reserved, long sold, SkuMode mode) {
+    record Row(int bucket, long available, long reserved, long sold, SkuMode mode, long appliedSum) {
         BucketView view() {
             return new BucketView(bucket, available, reserved, sold);
         }
@@ -150,7 +150,7 @@ final class BucketRows {
 
     private static Row row(java.sql.ResultSet rs) throws java.sql.SQLException {
         Row row = new Row(rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold"),
-                SkuMode.valueOf(rs.getString("mode")));
+                SkuMode.valueOf(rs.getString("mode")), rs.getLong("applied_sum"));
         if (row.available() < 0 || row.reserved() < 0 || row.sold() < 0) {
             throw new LedgerInvariantViolation("bucket " + row.bucket() + " read back a negative counter: " + row);
         }

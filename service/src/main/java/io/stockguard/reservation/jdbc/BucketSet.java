@@ -24,6 +24,8 @@ final class BucketSet {
     private final long[] available;
     private final long[] reserved;
     private final long[] sold;
+    /** available - applied sum per bucket: constant under journaled changes, the database's side of the drift identity. */
+    private final long[] base;
     private final long[] netAvailable;
     private final long[] netReserved;
     private final long[] netSold;
@@ -36,6 +38,7 @@ final class BucketSet {
         available = new long[n];
         reserved = new long[n];
         sold = new long[n];
+        base = new long[n];
         netAvailable = new long[n];
         netReserved = new long[n];
         netSold = new long[n];
@@ -47,6 +50,7 @@ final class BucketSet {
             available[i] = row.available();
             reserved[i] = row.reserved();
             sold[i] = row.sold();
+            base[i] = row.available() - row.appliedSum();
         }
     }
 
@@ -71,6 +75,14 @@ final class BucketSet {
         int b = event.bucket();
         return b < available.length && available[b] + event.deltaAvailable() >= 0
                 && reserved[b] + event.deltaReserved() >= 0 && sold[b] + event.deltaSold() >= 0;
+    }
+
+    /**
+     * The database's D - A of the event's bucket. In a correct system the hot store's R - J equals
+     * it whatever is still in flight, because every journaled change moves both sides alike.
+     */
+    long base(int bucket) {
+        return base[bucket];
     }
 
     /** Plans an event made elsewhere (by the hot store); the caller has checked {@link #fits}. */

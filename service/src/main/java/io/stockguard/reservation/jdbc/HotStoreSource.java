@@ -111,15 +111,30 @@ public final class HotStoreSource {
                 ReservationRows.TOMBSTONE, now, null, null, now, traceId));
     }
 
+    /**
+     * Gives back what {@link #read(SkuId, boolean)} with a new epoch drew, for a load that did not
+     * happen: the SKU's epoch becomes {@code hotEpoch} (the one the hot store has) and its validity
+     * is as before, so the database accepts the changes of the hot store that is still there (and
+     * keeps refusing those of one it had taken over). Unless another read drew an epoch since.
+     */
+    public void returnEpoch(SkuSource drawn, long hotEpoch) {
+        jdbc.update(sql.get("returnHotEpoch"), hotEpoch, drawn.invalidSince() == null,
+                Timestamps.parameter(drawn.invalidSince(), dialect), drawn.skuId().value(), drawn.epoch());
+    }
+
     /** The hot store must not serve this SKU until it is loaded again (the database path sold it). */
     public void markInvalid(SkuId sku, Instant now) {
         jdbc.update(sql.get("markHotInvalid"), Timestamps.parameter(now, dialect), sku.value());
     }
 
-    /** Orders the database path changed for this SKU since {@code since}. */
-    public List<OrderId> ordersChangedByDatabase(SkuId sku, Instant since) {
+    /**
+     * Orders the database path changed for this SKU since {@code since}, at most {@code limit}.
+     * An event's time is its request's start, which may precede the moment the request took the
+     * SKU over: the caller leaves a margin.
+     */
+    public List<OrderId> ordersChangedByDatabase(SkuId sku, Instant since, int limit) {
         return jdbc.query(sql.get("ordersChangedByDatabase"), (rs, i) -> OrderId.of(rs.getString(1)), sku.value(),
-                Timestamps.parameter(since, dialect));
+                Timestamps.parameter(since, dialect), limit);
     }
 
     public List<SkuId> invalid(int limit) {

@@ -58,6 +58,20 @@ class JdbcLedgerConfiguration {
         return new CoalescingStockLedger(single, batches, properties.coalescing(), meters);
     }
 
+    /**
+     * The database path of the Redis tiers while Redis fails: one transaction per operation (no
+     * coalescing: a degraded mode favours the simplest path), each claiming its SKUs from the hot store.
+     */
+    @Bean
+    DatabaseFallback databaseFallback(TransactionTemplate transactions, JdbcTemplate jdbc,
+            SqlStatements ledgerStatements, SqlDialect dialect, SkuRows skuRows, Journal journal,
+            StockAdministration administration, Clock clock) {
+        StockLedger ledger = new JdbcStockLedger(transactions, skuRows, new BucketRows(jdbc, ledgerStatements),
+                new ReservationRows(jdbc, ledgerStatements, dialect), journal, administration, clock,
+                new HotStoreClaim(jdbc, ledgerStatements, dialect, clock));
+        return () -> ledger;
+    }
+
     @Bean
     EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
             SqlDialect dialect, Journal journal) {

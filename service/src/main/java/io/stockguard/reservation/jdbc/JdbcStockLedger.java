@@ -41,9 +41,17 @@ final class JdbcStockLedger implements StockLedger {
     private final Journal journal;
     private final StockAdministration administration;
     private final Clock clock;
+    /** Set on the ledger that serves while Redis fails; null on the embedded tier's ledger. */
+    private final HotStoreClaim claim;
 
     JdbcStockLedger(TransactionTemplate transactions, SkuRows skus, BucketRows buckets, ReservationRows reservations,
             Journal journal, StockAdministration administration, Clock clock) {
+        this(transactions, skus, buckets, reservations, journal, administration, clock, null);
+    }
+
+    JdbcStockLedger(TransactionTemplate transactions, SkuRows skus, BucketRows buckets, ReservationRows reservations,
+            Journal journal, StockAdministration administration, Clock clock, HotStoreClaim claim) {
+        this.claim = claim;
         this.transactions = transactions;
         this.skus = skus;
         this.buckets = buckets;
@@ -94,6 +102,7 @@ final class JdbcStockLedger implements StockLedger {
         if (!reservations.insertIfAbsent(header)) {
             return replay(command);
         }
+        claim(command.lines().stream().map(StockLine::skuId).toList());
         StockEvents.Context context = context(command.caller(), now);
         List<ReservedLine> held = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
@@ -259,6 +268,7 @@ final class JdbcStockLedger implements StockLedger {
         StockEvents.Context context = caller == null ? new StockEvents.Context(null, "stockguard:expiry", now)
                 : context(caller, now);
         List<ReservedLine> lines = reservations.lines(header.orderId());
+        claim(lines.stream().map(ReservedLine::skuId).toList());
         List<StockEvent> events = new ArrayList<>(lines.size());
         for (ReservedLine line : lines) {
             StockEvent event = eventFor(header, to, line, context);
@@ -307,6 +317,12 @@ final class JdbcStockLedger implements StockLedger {
     @Override
     public Optional<ReservationView> reservation(OrderId orderId) {
         return reservations.find(orderId).map(header -> header.view(reservations.lines(orderId)));
+    }
+
+    private void claim(List<SkuId> skus) {
+        if (claim != null) {
+            claim.claim(skus);
+        }
     }
 
     static StockEvents.Context context(Caller caller, Instant now) {

@@ -19,8 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Applies the hot store's journaled events to the database in one transaction per call: the
  * database's half of I2 (every acknowledged change applied exactly once) and its final check of
  * I1 (a change that would drive a counter negative is refused and recorded as an anomaly).
- * Locks reservation rows first (in order id order), then buckets (in SKU, bucket order): the
- * order every other transaction takes them in.
+ * Share-locks the SKU rows first (the hot store's ownership), then reservation rows (in order id
+ * order), then buckets (in SKU, bucket order): the order every other transaction takes them in.
  */
 final class JournalApplier implements EventApplier {
 
@@ -36,27 +36,71 @@ final class JournalApplier implements EventApplier {
         this.journal = journal;
     }
 
+    /** Attempts at a batch that lost a race with another writer of the same rows. */
+    private static final int RACE_RETRIES_MAX = 3;
+
+    /**
+     * Applies the batch; a batch that raced another writer of the same order (its reservation row
+     * appeared between our read and our insert) or lost a lock race is read and decided again:
+     * the second time the row is there, and the decision accounts for it.
+     */
     @Override
     public List<EventOutcome> apply(List<StockEvent> events, boolean strict) {
         if (events.isEmpty()) {
             return List.of();
         }
-        return transactions.execute(status -> applyInTransaction(events, strict));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return transactions.execute(status -> applyInTransaction(events, strict));
+            } catch (org.springframework.dao.DuplicateKeyException
+                    | org.springframework.dao.ConcurrencyFailureException e) {
+                if (attempt >= RACE_RETRIES_MAX) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict) {
-        Set<OrderId> orders = events.stream().filter(e -> e.orderId() != null).map(StockEvent::orderId)
-                .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(OrderId::value))));
         Set<SkuId> skus = events.stream().map(StockEvent::skuId).collect(Collectors.toCollection(TreeSet::new));
+        Map<SkuId, ApplyPlan.HotOwner> owners = rows.lockHotOwners(skus);
+        List<StockEvent> waiting = rows.waitingForBucket(skus);
+        Set<OrderId> orders = java.util.stream.Stream.concat(events.stream(), waiting.stream())
+                .filter(e -> e.orderId() != null).map(StockEvent::orderId)
+                .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(OrderId::value))));
         ApplyPlan plan = new ApplyPlan(strict, rows.lockReservations(orders), rows.lines(orders),
                 rows.pending(orders), rows.known(events), rows.appliedOrderOps(orders), rows.stampOwners(events),
-                sets(skus));
+                sets(skus), owners);
+        plan.fence(events);
         List<EventOutcome> outcomes = new ArrayList<>(events.size());
         for (StockEvent event : events) {
             outcomes.add(plan.decide(event));
         }
+        retryWaiting(plan, waiting, events, outcomes);
         write(plan);
         return outcomes;
+    }
+
+    /**
+     * Changes that waited for their predecessors in a bucket may fit now: those stored by earlier
+     * batches and those this batch deferred, in the hot store's order.
+     */
+    private void retryWaiting(ApplyPlan plan, List<StockEvent> stored, List<StockEvent> events,
+            List<EventOutcome> outcomes) {
+        List<StockEvent> waiting = new ArrayList<>(stored);
+        plan.newWaits().stream().filter(w -> w.reason() == ApplyPlan.Waiting.BUCKET).map(ApplyPlan.Wait::event)
+                .forEach(waiting::add);
+        if (waiting.isEmpty()) {
+            return;
+        }
+        waiting.sort(Comparator.comparing((StockEvent e) -> e.epoch() == null ? 0 : e.epoch())
+                .thenComparing(e -> e.sequence() == null ? 0 : e.sequence()));
+        Set<String> appliedNow = plan.retryWaiting(waiting);
+        for (int i = 0; i < events.size(); i++) {
+            if (appliedNow.contains(events.get(i).eventId())) {
+                outcomes.set(i, EventOutcome.Settled.APPLIED);
+            }
+        }
     }
 
     private Map<SkuId, BucketSet> sets(Set<SkuId> skus) {
@@ -73,8 +117,8 @@ final class JournalApplier implements EventApplier {
         rows.insertHeaders(plan.newHeaders());
         rows.updateHeaders(plan.changedHeaders());
         rows.insertLines(plan.newLines());
-        rows.insertPending(plan.newPending());
-        rows.deletePending(plan.appliedPending());
+        rows.insertPending(plan.newWaits());
+        rows.deletePending(plan.released());
         journal.append(plan.applied());
         rows.insertAnomalies(plan.anomalies());
     }

@@ -51,7 +51,7 @@ final class HotLines {
         List<String> entries = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
         String transfer = null;
-        for (int i = 3; i + 8 <= reply.size(); i += 8) {
+        for (int i = 3; i + 10 <= reply.size(); i += 10) {
             String entry = reply.string(i);
             String eventId = reply.string(i + 1);
             int bucket = (int) reply.number(i + 2);
@@ -60,6 +60,8 @@ final class HotLines {
             long dr = reply.number(i + 5);
             long ds = reply.number(i + 6);
             long sequence = reply.number(i + 7);
+            long hotAvailable = reply.number(i + 8);
+            long hotJournaled = reply.number(i + 9);
             if (op == StockOp.TRANSFER_OUT) {
                 transfer = eventId;
             }
@@ -67,7 +69,7 @@ final class HotLines {
             StockEvent event = new StockEvent(eventId, sku, bucket, op, orderOp ? order : null,
                     orderOp ? null : transfer, orderOp ? qty : Math.abs(da), da, dr, ds, caller.traceId(),
                     caller.actor().toString(), now, epoch, sequence, op == StockOp.RESERVE ? fingerprint : null,
-                    op == StockOp.RESERVE ? holdEnds : null);
+                    op == StockOp.RESERVE ? holdEnds : null, hotAvailable, hotJournaled);
             entries.add(entry);
             events.add(event);
         }
@@ -84,7 +86,8 @@ final class HotLines {
         int bucket = (int) reply.number(3);
         long qty = reply.number(4);
         StockEvent event = new StockEvent(reply.string(2), sku, bucket, StockOp.CONFIRM, order, null, qty, 0, -qty,
-                qty, caller.traceId(), caller.actor().toString(), now, reply.number(6), reply.number(5), null, null);
+                qty, caller.traceId(), caller.actor().toString(), now, reply.number(6), reply.number(5), null, null,
+                reply.number(7), reply.number(8));
         return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
     }
 
@@ -100,7 +103,7 @@ final class HotLines {
         int bucket = (int) reply.number(3);
         StockEvent event = new StockEvent(reply.string(2), sku, bucket, op, order, null, reply.number(4),
                 reply.number(6), reply.number(7), reply.number(8), caller.traceId(), caller.actor().toString(), now,
-                reply.number(9), reply.number(5), null, null);
+                reply.number(9), reply.number(5), null, null, reply.number(10), reply.number(11));
         return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
     }
 

@@ -17,6 +17,7 @@ import io.stockguard.stock.StockLine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -32,6 +33,10 @@ import org.slf4j.LoggerFactory;
 final class HotReservations {
 
     private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
+    /** How long a retry waits for its original to finish; a reservation takes milliseconds. */
+    private static final java.time.Duration BUSY_WAIT_MAX = java.time.Duration.ofSeconds(2);
+    private static final long BUSY_BACKOFF_FIRST_NANOS = 1_000_000;
+    private static final long BUSY_BACKOFF_MAX_NANOS = 50_000_000;
 
     private final HotOrders orders;
     private final HotLines lines;
@@ -41,9 +46,15 @@ final class HotReservations {
     private final ToIntFunction<SkuId> bucketCounts;
     private final RedisGateway redis;
     private final RedisProperties properties;
+    private final io.stockguard.reservation.jdbc.HotStoreSource database;
+    private final java.util.function.BiConsumer<SkuId, String> distrust;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            OutboxDrain drain, ToIntFunction<SkuId> bucketCounts, RedisGateway redis, RedisProperties properties) {
+            OutboxDrain drain, ToIntFunction<SkuId> bucketCounts, RedisGateway redis, RedisProperties properties,
+            io.stockguard.reservation.jdbc.HotStoreSource database,
+            java.util.function.BiConsumer<SkuId, String> distrust) {
+        this.database = database;
+        this.distrust = distrust;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -58,7 +69,7 @@ final class HotReservations {
         OrderId order = command.orderId();
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
-        Reply opened = orders.open(order, command.fingerprint(), command.lines(), now, holdEnds, trace);
+        Reply opened = open(command, now, holdEnds, trace);
         switch (opened.status()) {
             case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
             case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
@@ -80,6 +91,23 @@ final class HotReservations {
         }
         resumed.forEach(drain::drain);
         return journalAndClose(command, held, now, holdEnds);
+    }
+
+    /**
+     * Opens the order record. A concurrent request for the same order (a client's retry racing its
+     * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
+     * as it would from the database ledger, where the second insert waits on the first.
+     */
+    private Reply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
+        Reply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace);
+        long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
+        long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
+        while (opened.is("BUSY") && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(backoffNanos);
+            backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
+            opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace);
+        }
+        return opened;
     }
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
@@ -140,8 +168,41 @@ final class HotReservations {
             orders.abort(order, now);
             return new Refusal.Unavailable(false, "the journal is unavailable");
         }
+        List<SkuId> fenced = fencedSkus(events, outcomes);
+        if (!fenced.isEmpty()) {
+            // The database path took these SKUs over (or the hot store was reloaded) after this
+            // request passed the routing: the sale is undone here and made on the database path.
+            for (HotLines.Change change : held) {
+                boolean refusedWhole = change.events().stream().filter(e -> e.op() == StockOp.RESERVE)
+                        .allMatch(e -> outcomes.get(events.indexOf(e)) instanceof EventOutcome.Rejected);
+                if (refusedWhole) {
+                    discardLine(order, change, command.caller(), now);
+                } else {
+                    // Applied by a sweep before the fence: it stands in the database, so it is cancelled.
+                    undoLine(order, change, command.caller(), now);
+                }
+            }
+            orders.abort(order, now);
+            String why = outcomes.stream().filter(o -> o instanceof EventOutcome.Rejected r
+                    && r.reason() == EventOutcome.Reason.FENCED).map(o -> ((EventOutcome.Rejected) o).detail())
+                    .findFirst().orElse("");
+            fenced.forEach(sku -> distrust.accept(sku, "the database fenced a sale of the hot store: " + why));
+            throw new RedisGateway.HotStoreUnavailable("the hot store no longer owns " + fenced, null);
+        }
         Refusal refused = refusalIn(order, events, outcomes);
+        if (refused != null && reservedElsewhere(order, events, outcomes)) {
+            // The database path reserved this order while Redis was failing: that reservation
+            // stands, this one is undone, and the caller gets the original outcome.
+            undo(order, held, command.caller(), now);
+            Optional<ReservationView> stored = database.order(order);
+            if (stored.isPresent() && stored.get().state().holdsStock()) {
+                loader.restoreOrder(order);
+                return new ReservationOutcome.Reserved(stored.get(), true);
+            }
+        }
         if (refused != null) {
+            log.warn("the database refused the reservation of order {}: {}", order, outcomes);
+            distrustWhereImpossible(events, outcomes);
             settleRefusedJournal(command, held, events, outcomes, now);
             return refused;
         }
@@ -153,11 +214,46 @@ final class HotReservations {
         ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
         Reply closed = orders.close(order, state, reserved, now);
         if (closed.is("CANCELLED")) {
+            log.info("order {} was cancelled while its reservation was being made", order);
             return new Refusal.OrderCancelled(order);
         }
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
                 command.commit() ? now : null, null, trace), false);
+    }
+
+    /** A refusal that says the hot store's copy of a SKU is wrong has that SKU rebuilt. */
+    private void distrustWhereImpossible(List<StockEvent> events, List<EventOutcome> outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
+                    && (rejected.reason() == EventOutcome.Reason.REGRESSION
+                            || rejected.reason() == EventOutcome.Reason.WOULD_GO_NEGATIVE)) {
+                distrust.accept(events.get(i).skuId(), rejected.detail());
+            }
+        }
+    }
+
+    private static List<SkuId> fencedSkus(List<StockEvent> events, List<EventOutcome> outcomes) {
+        List<SkuId> fenced = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
+                    && rejected.reason() == EventOutcome.Reason.FENCED && !fenced.contains(events.get(i).skuId())) {
+                fenced.add(events.get(i).skuId());
+            }
+        }
+        return fenced;
+    }
+
+    /** True when the database refused this order's reservation because it already holds one for it. */
+    private static boolean reservedElsewhere(OrderId order, List<StockEvent> events, List<EventOutcome> outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
+                    && rejected.reason() == EventOutcome.Reason.INVALID_TRANSITION
+                    && events.get(i).op() == StockOp.RESERVE && order.equals(events.get(i).orderId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The first refusal the database gave this order's reservation, as the caller's refusal. */
@@ -190,7 +286,8 @@ final class HotReservations {
                     .anyMatch(e -> !(outcomes.get(events.indexOf(e)) instanceof EventOutcome.Rejected));
             anyApplied |= applied;
             if (!applied) {
-                undoLine(order, change, command.caller(), now);
+                // Refused: never applied in the database, whether or not a sweep took its entries.
+                discardLine(order, change, command.caller(), now);
             }
         }
         if (!anyApplied) {
@@ -236,6 +333,24 @@ final class HotReservations {
                 journal.record(lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller).events());
             }
         }
+    }
+
+    /**
+     * Undoes a line the database refused in full: it was never applied there, so it is undone in
+     * the hot store whether or not its outbox entries were swept meanwhile (a sweep finds them
+     * refused too).
+     */
+    private void discardLine(OrderId order, HotLines.Change change, Caller caller, Instant now) {
+        if (change.entryIds().isEmpty()) {
+            return;
+        }
+        List<String> own = new ArrayList<>();
+        for (int i = 0; i < change.events().size(); i++) {
+            if (change.events().get(i).op().isOrderOperation()) {
+                own.add(change.entryIds().get(i));
+            }
+        }
+        lines.release(order, change.skuId(), "DISCARD", now, caller, own);
     }
 
     /** The changes are in the database now: their outbox entries go. */

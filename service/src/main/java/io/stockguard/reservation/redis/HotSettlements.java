@@ -12,6 +12,7 @@ import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,6 +61,7 @@ final class HotSettlements {
             default -> throw decided.unexpected("order.lua CONFIRM");
         }
         List<HotLines.Change> changes = new ArrayList<>();
+        List<SkuId> missed = new ArrayList<>();
         for (StockLine line : HotOrders.decode(decided.string(1))) {
             Reply reply = lines.confirm(order, line.skuId(), now, caller);
             if (reply.is("NOT_LOADED")) {
@@ -68,9 +70,11 @@ final class HotSettlements {
             }
             if (reply.is("OK")) {
                 changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
+            } else {
+                missed.add(line.skuId());
             }
         }
-        settle(changes);
+        settle(order, changes, missed, ReservationState.RESERVED);
         orders.finish(order, ReservationState.CONFIRMED, now);
         return new OrderOutcome.Updated(view(order, now), false);
     }
@@ -80,9 +84,9 @@ final class HotSettlements {
         if (decided.is("TOMBSTONE")) {
             Optional<ReservationView> known = database.order(order);
             if (known.isPresent() && !known.get().isTombstone()) {
-                // The hot store lost this order; put it back and cancel it properly.
-                redis.run(Script.ORDER, List.of(Keys.order(order)), List.of("ABORT", HotOrders.millis(now)));
-                loader.restoreOrder(order);
+                // The hot store lost this order: the tombstone just written is replaced by the
+                // database's copy, and the order cancelled properly.
+                loader.rewriteOrder(order);
                 decided = orders.cancel(order, now);
             } else {
                 database.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
@@ -116,6 +120,7 @@ final class HotSettlements {
 
     private void release(OrderId order, String encodedLines, String how, StockOp op, Caller caller, Instant now) {
         List<HotLines.Change> changes = new ArrayList<>();
+        List<SkuId> missed = new ArrayList<>();
         for (StockLine line : HotOrders.decode(encodedLines)) {
             Reply reply = lines.release(order, line.skuId(), how, now, caller, List.of());
             if (reply.is("NOT_LOADED")) {
@@ -124,27 +129,33 @@ final class HotSettlements {
             }
             if (reply.is("OK")) {
                 changes.add(lines.released(reply, order, line.skuId(), op, now, caller));
+            } else {
+                missed.add(line.skuId());
             }
         }
-        settle(changes);
+        settle(order, changes, missed, op == StockOp.EXPIRE ? ReservationState.RESERVED : null);
     }
 
     /**
      * Journals the changes, then removes their outbox entries. Returning or selling stock the
-     * database holds for the order cannot be refused by it; a refusal means the stores disagree,
-     * and the database has recorded it as an anomaly.
+     * database holds for the order cannot be refused by it, and every line the order holds in
+     * the database must have moved here. Otherwise the hot store's copy of the order is stale (the
+     * database path changed it meanwhile): what moved is journaled, and the request goes to the
+     * database path, which answers from the database's copy; the SKUs are rebuilt from it.
+     *
+     * @param holding the database state in which a line that did not move here is still to move
+     *     (null: any state that holds stock)
      */
-    private void settle(List<HotLines.Change> changes) {
+    private void settle(OrderId order, List<HotLines.Change> changes, List<SkuId> missed, ReservationState holding) {
         List<StockEvent> events = new ArrayList<>();
         changes.forEach(change -> events.addAll(change.events()));
-        if (events.isEmpty()) {
-            return;
-        }
-        List<EventOutcome> outcomes = journal.record(events);
+        List<EventOutcome> outcomes = events.isEmpty() ? List.of() : journal.record(events);
+        String refused = null;
         for (int i = 0; i < events.size(); i++) {
             if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
-                log.error("the database refused {} of order {}: {}", events.get(i).op(), events.get(i).orderId(),
+                log.warn("the database refused {} of order {}: {}", events.get(i).op(), events.get(i).orderId(),
                         rejected.detail());
+                refused = rejected.detail();
             }
         }
         for (HotLines.Change change : changes) {
@@ -152,6 +163,19 @@ final class HotSettlements {
                 redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
             } catch (RedisGateway.HotStoreUnavailable e) {
                 log.debug("outbox entries of {} stay; the sweeper finds them applied", change.skuId(), e);
+            }
+        }
+        if (refused != null) {
+            throw new RedisGateway.HotStoreUnavailable("the database disagrees with the hot store about order "
+                    + order + ": " + refused, null);
+        }
+        if (!missed.isEmpty()) {
+            Optional<ReservationView> stored = database.order(order);
+            boolean stillHeld = stored.isPresent() && (holding == null ? stored.get().state().holdsStock()
+                    : stored.get().state() == holding);
+            if (stillHeld) {
+                throw new RedisGateway.HotStoreUnavailable("the hot store's copy of order " + order
+                        + " is stale for " + missed, null);
             }
         }
     }

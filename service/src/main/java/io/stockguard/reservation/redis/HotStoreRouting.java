@@ -27,6 +27,8 @@ final class HotStoreRouting implements SmartLifecycle {
     private static final Duration REFRESH_INTERVAL = Duration.ofSeconds(1);
     /** Invalid SKUs read and rebuilt per refresh; more wait for the next. */
     private static final int REBUILDS_PER_REFRESH_MAX = 200;
+    /** How long a request waits for a rebuild of its SKU before it goes to the database path. */
+    private static final Duration REBUILD_WAIT_MAX = Duration.ofSeconds(1);
 
     private final CircuitBreaker breaker;
     private final HotStoreSource database;
@@ -35,6 +37,7 @@ final class HotStoreRouting implements SmartLifecycle {
     private final TaskScheduler scheduler;
     private final java.time.Clock clock;
     private final Set<SkuId> invalid = ConcurrentHashMap.newKeySet();
+    private final java.util.Map<SkuId, java.util.concurrent.CountDownLatch> rebuilding = new ConcurrentHashMap<>();
     private volatile ScheduledFuture<?> task;
 
     HotStoreRouting(CircuitBreaker breaker, HotStoreSource database, OutboxDrain drain, HotStockLoader loader,
@@ -53,8 +56,35 @@ final class HotStoreRouting implements SmartLifecycle {
                 && breaker.getState() != CircuitBreaker.State.FORCED_OPEN;
     }
 
+    /**
+     * The hot store may serve a request for these SKUs. A request for a SKU this instance is
+     * rebuilding waits for the rebuild (briefly) instead of going to the database path: a sale
+     * there would take the SKU from the hot store again the moment it was given back.
+     */
     boolean hotFor(Collection<SkuId> skus) {
-        return hotUsable() && skus.stream().noneMatch(invalid::contains);
+        if (!hotUsable()) {
+            return false;
+        }
+        for (SkuId sku : skus) {
+            if (invalid.contains(sku) && !awaitRebuild(sku)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean awaitRebuild(SkuId sku) {
+        java.util.concurrent.CountDownLatch running = rebuilding.get(sku);
+        if (running == null) {
+            return false;
+        }
+        try {
+            running.await(REBUILD_WAIT_MAX.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return !invalid.contains(sku);
     }
 
     /** The database path is about to sell these SKUs: the hot store must not serve them until rebuilt. */
@@ -67,17 +97,57 @@ final class HotStoreRouting implements SmartLifecycle {
         }
     }
 
+    /**
+     * The database refused the hot store's changes of this SKU as impossible (a reused sequence:
+     * Redis lost writes; or a counter it would drive negative): the hot store's copy is not to be
+     * trusted. The SKU is served by the database until it is rebuilt from it.
+     */
+    void distrust(SkuId sku, String why) {
+        boolean first = invalid.add(sku);
+        database.markInvalid(sku, clock.instant());
+        if (first) {
+            log.error("the hot store's copy of SKU {} is not trusted ({}); rebuilding it from the database", sku, why);
+            scheduler.schedule(() -> rebuildSafely(sku), clock.instant());
+        }
+    }
+
+    private void rebuildSafely(SkuId sku) {
+        try {
+            if (invalid.contains(sku) && hotUsable() && rebuild(sku)) {
+                log.info("SKU {} rebuilt from the database; the hot store serves it again", sku);
+            }
+        } catch (RuntimeException e) {
+            log.warn("rebuilding SKU {} failed; the next refresh tries again", sku, e);
+        }
+    }
+
     /** Drains a SKU's outbox into the database and reloads it from there under a new epoch. */
     boolean rebuild(SkuId sku) {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            drain.drain(sku);
-            HotStockLoader.Loaded loaded = loader.rebase(sku);
-            if (loaded == HotStockLoader.Loaded.LOADED || loaded == HotStockLoader.Loaded.UNKNOWN_SKU) {
-                invalid.remove(sku);
-                return true;
+        java.util.concurrent.CountDownLatch mine = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch running = rebuilding.putIfAbsent(sku, mine);
+        if (running != null) {
+            // Another thread of this instance is at it: its outcome is ours.
+            try {
+                running.await(REBUILD_WAIT_MAX.multipliedBy(10).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+            return !invalid.contains(sku);
         }
-        return false;
+        try {
+            for (int attempt = 0; attempt < 5; attempt++) {
+                drain.drain(sku);
+                HotStockLoader.Loaded loaded = loader.rebase(sku);
+                if (loaded == HotStockLoader.Loaded.LOADED || loaded == HotStockLoader.Loaded.UNKNOWN_SKU) {
+                    invalid.remove(sku);
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            rebuilding.remove(sku);
+            mine.countDown();
+        }
     }
 
     private void refresh() {

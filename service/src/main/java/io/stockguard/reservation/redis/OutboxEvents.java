@@ -29,6 +29,11 @@ final class OutboxEvents {
                 fields.get("ac"), Instant.ofEpochMilli(Long.parseLong(fields.get("at"))),
                 Long.parseLong(fields.get("ep")), Long.parseLong(fields.get("sq")),
                 fingerprint == null || fingerprint.isEmpty() ? null : fingerprint,
-                expires == 0 ? null : Instant.ofEpochMilli(expires));
+                expires == 0 ? null : Instant.ofEpochMilli(expires), number(fields.get("ha")),
+                number(fields.get("hj")));
+    }
+
+    private static Long number(String value) {
+        return value == null || value.isEmpty() ? null : Long.parseLong(value);
     }
 }

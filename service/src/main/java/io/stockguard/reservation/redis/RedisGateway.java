@@ -47,8 +47,10 @@ final class RedisGateway implements AutoCloseable {
     }
 
     private final AbstractRedisClient client;
-    private final StatefulConnection<String, String> connection;
-    private final RedisClusterAsyncCommands<String, String> commands;
+    /** Connects on first use: the service starts, and serves from the database, while Redis is down. */
+    private final Supplier<StatefulConnection<String, String>> connector;
+    private volatile StatefulConnection<String, String> connection;
+    private volatile RedisClusterAsyncCommands<String, String> commands;
     private final CircuitBreaker breaker;
     private final Duration timeout;
     private final boolean cluster;
@@ -68,20 +70,36 @@ final class RedisGateway implements AutoCloseable {
                     .topologyRefreshOptions(io.lettuce.core.cluster.ClusterTopologyRefreshOptions.builder()
                             .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(10)).build())
                     .build());
-            StatefulRedisClusterConnection<String, String> clusterConnection = clusterClient.connect();
             this.client = clusterClient;
-            this.connection = clusterConnection;
-            this.commands = clusterConnection.async();
+            this.connector = clusterClient::connect;
         } else {
             RedisClient standalone = RedisClient.create(RedisURI.create(properties.url()));
             // Commands to an unreachable Redis fail at once instead of queueing until it returns:
             // a reservation must get its answer, and the breaker its failure, within the timeout.
             standalone.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-            StatefulRedisConnection<String, String> standaloneConnection = standalone.connect();
             this.client = standalone;
-            this.connection = standaloneConnection;
-            this.commands = standaloneConnection.async();
+            this.connector = standalone::connect;
+        }
+    }
+
+    /**
+     * The connection's commands, connecting first if no connection was made yet. Once made, the
+     * client reconnects by itself after a failure; until then every call tries again.
+     */
+    private RedisClusterAsyncCommands<String, String> commands() {
+        RedisClusterAsyncCommands<String, String> current = commands;
+        if (current != null) {
+            return current;
+        }
+        synchronized (this) {
+            if (commands == null) {
+                StatefulConnection<String, String> made = connector.get();
+                connection = made;
+                commands = made instanceof StatefulRedisClusterConnection<String, String> clusterConnection
+                        ? clusterConnection.async() : ((StatefulRedisConnection<String, String>) made).async();
+            }
+            return commands;
         }
     }
 
@@ -102,6 +120,12 @@ final class RedisGateway implements AutoCloseable {
     CompletableFuture<List<Object>> runAsync(Script script, List<String> keys, List<String> arguments) {
         String[] keyArray = keys.toArray(String[]::new);
         String[] argumentArray = arguments.toArray(String[]::new);
+        RedisClusterAsyncCommands<String, String> commands;
+        try {
+            commands = commands();
+        } catch (RedisException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         CompletableFuture<List<Object>> bySha = commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI,
                 keyArray, argumentArray).toCompletableFuture();
         return bySha.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
@@ -112,29 +136,52 @@ final class RedisGateway implements AutoCloseable {
 
     /** Outbox entries of a SKU, oldest first, up to {@code count}. */
     List<StreamMessage<String, String>> outbox(String key, int count) {
-        return call(() -> await(commands.xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
+        return call(() -> await(commands().xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
     }
 
     long deleteFromOutbox(String key, List<String> entryIds) {
         if (entryIds.isEmpty()) {
             return 0;
         }
-        return call(() -> await(commands.xdel(key, entryIds.toArray(String[]::new)).toCompletableFuture()));
+        return call(() -> await(commands().xdel(key, entryIds.toArray(String[]::new)).toCompletableFuture()));
     }
 
     /** Writes a value with a lifetime, replacing any. */
     void set(String key, String value, Duration lifetime) {
-        call(() -> await(commands.setex(key, lifetime.toSeconds(), value).toCompletableFuture()));
+        call(() -> await(commands().setex(key, lifetime.toSeconds(), value).toCompletableFuture()));
     }
 
     /** Writes a value unless the key exists, with a lifetime; true when written. */
     boolean setIfAbsent(String key, String value, Duration lifetime) {
-        return call(() -> "OK".equals(await(commands.set(key, value,
+        return call(() -> "OK".equals(await(commands().set(key, value,
                 io.lettuce.core.SetArgs.Builder.nx().ex(lifetime.toSeconds())).toCompletableFuture())));
     }
 
+    /**
+     * Writes each value unless its key exists, pipelined: sent together, then awaited together.
+     * For bulk restores; the caller bounds the batch.
+     */
+    void setAllIfAbsent(java.util.Map<String, String> values, Duration lifetime) {
+        call(() -> {
+            io.lettuce.core.SetArgs onlyIfAbsent = io.lettuce.core.SetArgs.Builder.nx().ex(lifetime.toSeconds());
+            List<CompletableFuture<String>> sent = new ArrayList<>(values.size());
+            values.forEach((key, value) -> sent.add(commands().set(key, value, onlyIfAbsent).toCompletableFuture()));
+            return await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        });
+    }
+
+    /** Which of the keys exist, pipelined; in the keys' order. */
+    List<Boolean> exist(List<String> keys) {
+        return call(() -> {
+            List<CompletableFuture<Long>> sent = new ArrayList<>(keys.size());
+            keys.forEach(key -> sent.add(commands().exists(key).toCompletableFuture()));
+            await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            return sent.stream().map(f -> f.join() > 0).toList();
+        });
+    }
+
     long outboxLength(String key) {
-        return call(() -> await(commands.xlen(key).toCompletableFuture()));
+        return call(() -> await(commands().xlen(key).toCompletableFuture()));
     }
 
     /**
@@ -143,7 +190,7 @@ final class RedisGateway implements AutoCloseable {
      */
     ScanPage scanOutboxes(ScanCursor cursor, int count) {
         return call(() -> {
-            var page = await(commands.scan(cursor == null ? ScanCursor.INITIAL : cursor,
+            var page = await(commands().scan(cursor == null ? ScanCursor.INITIAL : cursor,
                     ScanArgs.Builder.matches("sg:{*}:x").limit(count)).toCompletableFuture());
             return new ScanPage(new ArrayList<>(page.getKeys()), page.isFinished() ? null : page);
         });
@@ -161,7 +208,7 @@ final class RedisGateway implements AutoCloseable {
         if (cluster || replicas == 0) {
             return replicas;
         }
-        return call(() -> await(commands.waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
+        return call(() -> await(commands().waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
     }
 
     private <T> T call(Supplier<T> work) {
@@ -200,7 +247,10 @@ final class RedisGateway implements AutoCloseable {
 
     @Override
     public void close() {
-        connection.close();
+        StatefulConnection<String, String> current = connection;
+        if (current != null) {
+            current.close();
+        }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
 }

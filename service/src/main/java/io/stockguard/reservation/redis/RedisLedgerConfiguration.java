@@ -5,10 +5,13 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.audit.AuditLog;
 import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
+import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.StockLedger;
+import io.stockguard.reservation.jdbc.DatabaseFallback;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -19,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.scheduling.TaskScheduler;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the Redis hot path ({@code stockguard.ledger=redis}): the standard and full tiers. */
 @Configuration(proxyBeanMethods = false)
@@ -78,14 +82,21 @@ class RedisLedgerConfiguration {
     @Primary
     StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
             OutboxSweeper sweeper, HotStoreSource source, HotStoreRouting routing,
-            @Qualifier("databaseLedger") StockLedger databaseLedger, RedisProperties properties,
+            DatabaseFallback fallback, RedisProperties properties,
             MeterRegistry meters, Clock clock) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, sweeper,
-                sku -> source.bucketCount(sku).orElse(0), redis, properties);
+                sku -> source.bucketCount(sku).orElse(0), redis, properties, source, routing::distrust);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, source, redis);
-        return new RedisStockLedger(reservations, settlements, new HotStockMirror(redis, routing), databaseLedger,
+        return new RedisStockLedger(reservations, settlements, new HotStockMirror(redis, routing), fallback.ledger(),
                 routing, meters, clock);
+    }
+
+    @Bean
+    HotStore hotStore(RedisGateway redis, HotStoreRouting routing, HotStockLoader loader, HotStoreSource source,
+            RedisProperties properties, AuditLog audit, TransactionTemplate transactions, Clock clock) {
+        return new HotStoreOperations(redis, routing, new Preheater(loader, source, properties.preheat(), clock), audit,
+                transactions);
     }
 
     @Bean

@@ -104,6 +104,21 @@ class ReleaseScriptIT {
     }
 
     @Test
+    void discardUndoesARefusedReservationEvenAfterItsEntryWasSwept() {
+        SkuId sku = ScriptFixture.sku();
+        OrderId order = ScriptFixture.order();
+        redis.load(sku, 10);
+        String entry = redis.reserve(sku, order, 4, 0, false).string(3);
+        redis.server.command("XDEL", Keys.outbox(sku), entry);
+
+        assertThat(redis.release(sku, order, "DISCARD", entry).status()).isEqualTo("UNRESERVED");
+        assertThat(redis.field(sku, 0, 'a')).isEqualTo(10);
+        assertThat(redis.field(sku, 0, 'r')).isZero();
+        assertThat(redis.field(sku, 0, 'j')).as("journaled sum restored: the database never applied it").isZero();
+        assertThat(redis.outboxLength(sku)).isZero();
+    }
+
+    @Test
     void cancelOfAnUnknownLineLeavesATombstoneAndExpiryOfOneDoesNothing() {
         SkuId sku = ScriptFixture.sku();
         redis.load(sku, 10);

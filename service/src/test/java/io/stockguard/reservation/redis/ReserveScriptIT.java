@@ -44,7 +44,7 @@ class ReserveScriptIT {
         assertThat(outbox).hasSize(1);
         assertThat(outbox.getFirst()).containsEntry("op", "RESERVE").containsEntry("o", order.value())
                 .containsEntry("da", "-3").containsEntry("dr", "3").containsEntry("sq", "1").containsEntry("ep", "1")
-                .containsEntry("fp", "fp-" + order);
+                .containsEntry("fp", "fp-" + order).containsEntry("ha", "7").containsEntry("hj", "-3");
         assertThat(redis.line(sku, order)).isEqualTo("RESERVED|1|3");
     }
 

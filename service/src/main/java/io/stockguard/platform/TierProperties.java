@@ -1,0 +1,28 @@
+package io.stockguard.platform;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Which tier this instance runs: where reservations are decided ({@code stockguard.ledger}) and
+ * what makes a change durable before it is acknowledged ({@code stockguard.journal}). Bound here
+ * only so that a misspelt value stops the service at start instead of silently choosing the
+ * default; the ledgers and journals select themselves on the same properties.
+ */
+@ConfigurationProperties("stockguard")
+public record TierProperties(@DefaultValue("database") Ledger ledger, @DefaultValue("database") Journal journal) {
+
+    /** Where reservations are decided. */
+    public enum Ledger {
+        /** The database's bucket rows (embedded and small tiers). */
+        DATABASE,
+        /** Redis in front of the database (standard and full tiers). */
+        REDIS
+    }
+
+    /** What a change must reach before it is acknowledged. */
+    public enum Journal {
+        /** A database commit. */
+        DATABASE
+    }
+}

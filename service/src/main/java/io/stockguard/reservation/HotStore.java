@@ -1,0 +1,50 @@
+package io.stockguard.reservation;
+
+import io.stockguard.platform.Caller;
+import io.stockguard.stock.SkuId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The hot store of the Redis tiers, as operators and the reconciliation probe see it: preheat,
+ * rebuild one SKU (drain and rebase), and read a SKU's hot state. Absent in the embedded tier.
+ */
+public interface HotStore {
+
+    /** Starts loading every SKU into the hot store in paced batches, or returns the running preheat. */
+    PreheatStatus preheat(Caller caller);
+
+    PreheatStatus preheatStatus();
+
+    /**
+     * Drain and rebase: freezes the SKU in the hot store, applies everything it journaled to the
+     * database, reloads it from the database under a new epoch (which also restores the
+     * database's mode). Audited.
+     */
+    Rebuilt rebuild(SkuId sku, String reason, Caller caller);
+
+    /** The SKU's hot state, read atomically; empty when it is not loaded. */
+    Optional<Snapshot> snapshot(SkuId sku);
+
+    /** Progress of a preheat. */
+    record PreheatStatus(String state, long total, long loaded, long present, long failed, long retries,
+            Instant startedAt, Instant finishedAt, String lastError) {
+
+        public static PreheatStatus idle() {
+            return new PreheatStatus("IDLE", 0, 0, 0, 0, 0, null, null, null);
+        }
+    }
+
+    /** A rebuild's result: the hot state before and after. */
+    record Rebuilt(SkuId skuId, boolean rebuilt, Snapshot before, Snapshot after) {
+    }
+
+    /** One bucket of the hot store: counters, journaled sum, sequence. */
+    record HotBucket(int bucket, long available, long reserved, long sold, long journaledSum, long sequence) {
+    }
+
+    /** A SKU in the hot store, read in one atomic step. */
+    record Snapshot(SkuId skuId, long epoch, String mode, long outboxLength, List<HotBucket> buckets) {
+    }
+}

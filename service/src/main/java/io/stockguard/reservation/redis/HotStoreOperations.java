@@ -1,0 +1,84 @@
+package io.stockguard.reservation.redis;
+
+import io.stockguard.audit.AuditLog;
+import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HotStore;
+import io.stockguard.stock.SkuId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** The operator's side of the hot store: preheat, rebuild, snapshot. */
+final class HotStoreOperations implements HotStore {
+
+    private final RedisGateway redis;
+    private final HotStoreRouting routing;
+    private final Preheater preheater;
+    private final AuditLog audit;
+    private final TransactionTemplate transactions;
+
+    HotStoreOperations(RedisGateway redis, HotStoreRouting routing, Preheater preheater, AuditLog audit,
+            TransactionTemplate transactions) {
+        this.redis = redis;
+        this.routing = routing;
+        this.preheater = preheater;
+        this.audit = audit;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public PreheatStatus preheat(Caller caller) {
+        return preheater.start(caller);
+    }
+
+    @Override
+    public PreheatStatus preheatStatus() {
+        return preheater.status();
+    }
+
+    @Override
+    public Rebuilt rebuild(SkuId sku, String reason, Caller caller) {
+        Optional<Snapshot> before = snapshot(sku);
+        if (before.isPresent()) {
+            // Stop selling from the hot state being replaced; the reload restores the database's mode.
+            redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of("FROZEN"));
+        }
+        boolean rebuilt = routing.rebuild(sku);
+        if (!rebuilt && before.isPresent()) {
+            // The old hot state stays: so does the mode it had.
+            redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of(before.get().mode()));
+        }
+        Optional<Snapshot> after = snapshot(sku);
+        transactions.executeWithoutResult(status -> audit.record(caller.actor(), "REBUILD", "sku:" + sku, reason,
+                before.map(HotStoreOperations::summary).orElse(null), after.map(HotStoreOperations::summary)
+                        .orElse(null), caller.traceId()));
+        return new Rebuilt(sku, rebuilt, before.orElse(null), after.orElse(null));
+    }
+
+    @Override
+    public Optional<Snapshot> snapshot(SkuId sku) {
+        Reply reply = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), List.of()));
+        if (!reply.is("OK")) {
+            return Optional.empty();
+        }
+        int n = (int) reply.number(3);
+        List<HotBucket> buckets = new ArrayList<>(n);
+        for (int b = 0; b < n; b++) {
+            int base = 5 + b * 5;
+            buckets.add(new HotBucket(b, reply.number(base), reply.number(base + 1), reply.number(base + 2),
+                    reply.number(base + 3), reply.number(base + 4)));
+        }
+        return Optional.of(new Snapshot(sku, reply.number(1), reply.string(2), reply.number(4), buckets));
+    }
+
+    private static Map<String, Object> summary(Snapshot snapshot) {
+        long available = snapshot.buckets().stream().mapToLong(HotBucket::available).sum();
+        long reserved = snapshot.buckets().stream().mapToLong(HotBucket::reserved).sum();
+        long sold = snapshot.buckets().stream().mapToLong(HotBucket::sold).sum();
+        return Map.of("epoch", snapshot.epoch(), "mode", snapshot.mode(), "available", available, "reserved",
+                reserved, "sold", sold);
+    }
+}

@@ -1,0 +1,156 @@
+package io.stockguard.reservation.redis;
+
+import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HotStore;
+import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads every SKU into the hot store before a sale, the way the seeds' post-mortem fixed it:
+ * pipelined batches (200 SKUs), a pause between batches (50 ms), over the service's one
+ * connection, and when Redis refuses or stalls it backs off and resumes where it stopped instead
+ * of piling retries onto a struggling server. SKUs already loaded are left as they are.
+ */
+final class Preheater {
+
+    private static final Logger log = LoggerFactory.getLogger(Preheater.class);
+    private static final Duration BACKOFF_FIRST = Duration.ofMillis(100);
+    /** A preheat that keeps failing stops after this many consecutive failed attempts at one batch. */
+    private static final int ATTEMPTS_PER_BATCH_MAX = 30;
+
+    private final HotStockLoader loader;
+    private final HotStoreSource database;
+    private final RedisProperties.Preheat settings;
+    private final Clock clock;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("stockguard-preheat").factory());
+    private volatile HotStore.PreheatStatus status = HotStore.PreheatStatus.idle();
+
+    Preheater(HotStockLoader loader, HotStoreSource database, RedisProperties.Preheat settings, Clock clock) {
+        this.loader = loader;
+        this.database = database;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    synchronized HotStore.PreheatStatus start(Caller caller) {
+        if (status.state().equals("RUNNING")) {
+            return status;
+        }
+        status = new HotStore.PreheatStatus("RUNNING", 0, 0, 0, 0, 0, clock.instant(), null, null);
+        log.info("preheat started by {}", caller.actor());
+        worker.execute(this::run);
+        return status;
+    }
+
+    HotStore.PreheatStatus status() {
+        return status;
+    }
+
+    private void run() {
+        String after = "";
+        try {
+            while (true) {
+                List<SkuId> page = database.page(after, settings.batchSize());
+                if (page.isEmpty()) {
+                    break;
+                }
+                loadWithRetries(page);
+                after = page.getLast().value();
+                LockSupport.parkNanos(settings.pause().toNanos());
+            }
+            finish("DONE", null);
+        } catch (RuntimeException e) {
+            log.error("preheat stopped", e);
+            finish("FAILED", e.getMessage());
+        }
+    }
+
+    private void loadWithRetries(List<SkuId> page) {
+        Duration backoff = BACKOFF_FIRST;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                loadBatch(page);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= ATTEMPTS_PER_BATCH_MAX) {
+                    throw e;
+                }
+                HotStore.PreheatStatus s = status;
+                status = new HotStore.PreheatStatus(s.state(), s.total(), s.loaded(), s.present(), s.failed(),
+                        s.retries() + 1, s.startedAt(), null, e.getMessage());
+                log.warn("preheat batch failed ({}); retrying in {}", e.getMessage(), backoff);
+                LockSupport.parkNanos(backoff.toNanos());
+                backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0
+                        ? settings.retryBackoffMax() : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    /** One pipelined batch: every SKU's load is sent before any reply is awaited. */
+    private void loadBatch(List<SkuId> page) {
+        List<HotStoreSource.SkuSource> skus = new ArrayList<>();
+        List<CompletableFuture<HotStockLoader.Load>> sent = new ArrayList<>();
+        for (SkuId sku : page) {
+            Optional<HotStoreSource.SkuSource> source = database.read(sku, true);
+            if (source.isPresent()) {
+                skus.add(source.get());
+                sent.add(loader.preheat(source.get()));
+            }
+        }
+        try {
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
+        } catch (RuntimeException e) {
+            // Some loads failed: those (and only those) give back the epochs they drew.
+            for (int i = 0; i < sent.size(); i++) {
+                if (sent.get(i).isCompletedExceptionally()) {
+                    loader.giveBack(skus.get(i), -1);
+                }
+            }
+            throw e;
+        }
+        long loaded = 0;
+        long present = 0;
+        long failed = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            HotStockLoader.Load result = sent.get(i).join();
+            switch (result.loaded()) {
+                case LOADED -> {
+                    loaded++;
+                    loader.restoreOpenLines(skus.get(i).skuId());
+                }
+                case PRESENT, STALE -> {
+                    present++;
+                    loader.giveBack(skus.get(i), result.hotEpoch());
+                }
+                default -> {
+                    failed++;
+                    loader.giveBack(skus.get(i), result.hotEpoch());
+                }
+            }
+        }
+        HotStore.PreheatStatus s = status;
+        status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
+                s.present() + present, s.failed() + failed, s.retries(), s.startedAt(), null, s.lastError());
+    }
+
+    private void finish(String state, String error) {
+        HotStore.PreheatStatus s = status;
+        status = new HotStore.PreheatStatus(state, s.total(), s.loaded(), s.present(), s.failed(), s.retries(),
+                s.startedAt(), clock.instant(), error == null ? s.lastError() : error);
+        log.info("preheat {}: {} SKUs, {} loaded, {} already present, {} failed, {} retries", state, s.total(),
+                s.loaded(), s.present(), s.failed(), s.retries());
+    }
+}

@@ -1,0 +1,36 @@
+package io.stockguard.platform;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.stockguard.testing.RunningService;
+import io.stockguard.testkit.TestDatabase;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.Test;
+
+/** A bad setting stops the service at start, with a message that names it; nothing runs on a guess. */
+class SettingsIT {
+
+    @Test
+    void aMisspeltTierStopsTheServiceNamingTheSetting() {
+        assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("stockguard.ledger", "redsi")), "stockguard.ledger");
+    }
+
+    @Test
+    void anOutOfRangeRedisTimeoutStopsTheServiceNamingTheSetting() {
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.redis.command-timeout", "1ms")),
+                "stockguard.redis.command-timeout");
+    }
+
+    private static void assertFailsNaming(ThrowableAssert.ThrowingCallable start, String setting) {
+        assertThatThrownBy(start).satisfies(failure -> {
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append('\n');
+            }
+            org.assertj.core.api.Assertions.assertThat(messages.toString()).contains(setting);
+        });
+    }
+}

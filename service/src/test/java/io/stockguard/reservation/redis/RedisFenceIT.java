@@ -1,0 +1,139 @@
+package io.stockguard.reservation.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.stockguard.testing.HotStoreChecks;
+import io.stockguard.testing.Ids;
+import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.RunningService;
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testkit.RedisServer;
+import io.stockguard.testkit.TestDatabase;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The database's fence: it accepts a sale only from the hot store that owns the SKU, so that two
+ * sellers never count the same stock. A hot store that lost the SKU (reloaded elsewhere under a
+ * newer epoch, or taken over by the database path of an instance that cannot reach Redis) has
+ * its sale refused; the sale is then made on the database path, and the SKU is rebuilt.
+ */
+class RedisFenceIT {
+
+    @Test
+    void aSaleOfAHotStoreReloadedElsewhereIsMadeOnTheDatabasePathInstead() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+                RunningService service = RunningService.startRedis(redis.uri(), false);
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("fence");
+            client.putSku(sku, 10, 2);
+            assertThat(client.reserve(Ids.order("first"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            long loadedEpoch = Long.parseLong(hot.redis().hget("sg:{" + sku + "}:m", "epoch"));
+
+            // Another instance drew a newer epoch for the SKU: this Redis no longer owns it.
+            service.jdbc().update("UPDATE sku SET hot_epoch = hot_epoch + 1 WHERE sku_id = ?", sku);
+            String order = Ids.order("fenced");
+            StockGuardClient.Response fenced = client.reserve(order, new StockGuardClient.Line(sku, 2));
+
+            assertThat(fenced.status()).as("the sale is made, on the database path").isEqualTo(201);
+            assertThat(service.jdbc().queryForObject(
+                    "SELECT COUNT(*) FROM anomaly WHERE sku_id = ? AND kind = 'FENCED'", Integer.class, sku))
+                    .isPositive();
+            assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    order)).isEqualTo("RESERVED");
+            LedgerChecks.assertNoOversell(service.jdbc(), sku, 10);
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).reserved()).as("1 + 2 reserved, once each")
+                    .isEqualTo(3);
+
+            // The SKU is rebuilt under the database's epoch, and Redis serves it again.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() ->
+                    hot.matchesDatabase(service.jdbc(), sku)
+                            && Long.parseLong(hot.redis().hget("sg:{" + sku + "}:m", "epoch")) > loadedEpoch);
+            String after = Ids.order("after");
+            assertThat(client.reserve(after, new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            assertThat(hot.redis().exists("sg:{o:" + after + "}")).as("served by Redis").isEqualTo(1);
+            hot.awaitDrained(sku);
+            hot.assertMatchesDatabase(service.jdbc(), sku);
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).reserved()).isEqualTo(4);
+        }
+    }
+
+    /**
+     * Two instances share the database; one cannot reach Redis and sells from the database, the
+     * other sells from Redis. Together they sell exactly the supply: every sale of the Redis
+     * instance that raced a takeover was fenced and made again on the database path.
+     */
+    @Test
+    void anInstanceCutOffFromRedisAndOneOnRedisTogetherSellExactlyTheSupply() throws Exception {
+        int supply = 300;
+        int deadPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            deadPort = socket.getLocalPort();
+        }
+        try (RedisServer redis = RedisServer.start();
+                RunningService onRedis = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, Map.of());
+                RunningService cutOff = RunningService.startRedis(onRedis.database(),
+                        "redis://127.0.0.1:" + deadPort, false, Map.of("stockguard.redis.command-timeout", "200ms",
+                                "stockguard.redis.connect-timeout", "200ms"));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            String sku = Ids.sku("split");
+            onRedis.client().putSku(sku, supply, 4);
+            AtomicInteger sold = new AtomicInteger();
+            AtomicInteger unexpected = new AtomicInteger();
+            Map<String, Integer> others = new java.util.concurrent.ConcurrentHashMap<>();
+            List<String> soldOrders = java.util.Collections.synchronizedList(new ArrayList<>());
+            ExecutorService pool = Executors.newFixedThreadPool(16);
+            List<Future<?>> buyers = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                StockGuardClient client = (t % 2 == 0 ? onRedis : cutOff).client();
+                buyers.add(pool.submit(() -> {
+                    // Each buyer stops after the SKU has answered "sold out" 5 times in a row.
+                    int soldOutInARow = 0;
+                    for (int i = 0; i < 1_000 && soldOutInARow < 5; i++) {
+                        String order = Ids.order("split");
+                        StockGuardClient.Response response = client.reserve(order, new StockGuardClient.Line(sku, 1));
+                        if (response.status() == 201) {
+                            sold.incrementAndGet();
+                            soldOrders.add(order);
+                            soldOutInARow = 0;
+                        } else if ("INSUFFICIENT_STOCK".equals(response.code())) {
+                            soldOutInARow++;
+                        } else {
+                            unexpected.incrementAndGet();
+                            others.merge(response.status() + " " + response.code(), 1, Integer::sum);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> buyer : buyers) {
+                buyer.get();
+            }
+            pool.shutdown();
+
+            System.out.printf("split sale: %d sold, other answers %s%n", sold.get(), others);
+            assertThat(sold).as("sold: the whole supply, and not one unit more").hasValue(supply);
+            assertThat(unexpected.get()).as("answers other than sold or sold out: %s", others)
+                    .isLessThanOrEqualTo(supply / 100);
+            LedgerChecks.assertNoOversell(onRedis.jdbc(), sku, supply);
+            LedgerChecks.assertCountersMatchJournal(onRedis.jdbc(), sku);
+            assertThat(onRedis.jdbc().queryForObject("SELECT COUNT(*) FROM reservation_line WHERE sku_id = ?",
+                    Integer.class, sku)).as("a line in the database for every acknowledged sale").isEqualTo(supply);
+            for (String order : soldOrders.subList(0, 20)) {
+                assertThat(onRedis.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?",
+                        String.class, order)).isEqualTo("RESERVED");
+            }
+        }
+    }
+}
