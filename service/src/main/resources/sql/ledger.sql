@@ -212,6 +212,9 @@ UPDATE sku SET hot_epoch = hot_epoch + 1, hot_valid = TRUE, hot_invalid_since = 
 UPDATE sku SET hot_epoch = ?, hot_valid = (hot_valid AND ?), hot_invalid_since = COALESCE(?, hot_invalid_since)
 WHERE sku_id = ? AND hot_epoch = ?;
 
+-- name: hotOwnership
+SELECT hot_valid, hot_invalid_since FROM sku WHERE sku_id = ?;
+
 -- name: markHotInvalid
 UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;
 

@@ -14,7 +14,9 @@ public enum ProblemCode {
             "An operator or the reconciliation probe froze the SKU: it is temporarily not sold. Queries, "
                     + "cancels and restocks still work. Show the customer 'temporarily out of stock'."),
     THROTTLED(HttpStatus.TOO_MANY_REQUESTS, "Throttled",
-            "The SKU sells under a rate limit right now. Retry after the number of seconds in Retry-After."),
+            "The SKU sells under a rate limit right now (set by the reconciliation probe or an operator), or the "
+                    + "service admits fewer reservations while its journal catches up. Retry after the number of "
+                    + "seconds in Retry-After."),
     UNKNOWN_SKU(HttpStatus.NOT_FOUND, "Unknown SKU",
             "No SKU with this id exists. Create it with PUT /api/v1/skus/{skuId}."),
     UNKNOWN_ORDER(HttpStatus.NOT_FOUND, "Unknown order",
@@ -26,6 +28,8 @@ public enum ProblemCode {
             "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
     ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
             "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    ALREADY_REPLAYED(HttpStatus.CONFLICT, "Already replayed",
+            "This dead letter was replayed before; an event is applied once. The body says when and by whom."),
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request",
             "The body or a parameter breaks a documented rule; the errors field lists every field and rule. "
                     + "Nothing changed."),

@@ -122,6 +122,16 @@ public final class HotStoreSource {
                 Timestamps.parameter(drawn.invalidSince(), dialect), drawn.skuId().value(), drawn.epoch());
     }
 
+    /** Whether the hot store serves a SKU; when it does not, since when the database path has it. */
+    public record HotOwnership(boolean valid, Instant invalidSince) {
+    }
+
+    /** The SKU's ownership now; empty for a SKU the database does not have. */
+    public Optional<HotOwnership> ownership(SkuId sku) {
+        return jdbc.query(sql.get("hotOwnership"), (rs, i) -> new HotOwnership(rs.getBoolean("hot_valid"),
+                Timestamps.fromDatabase(rs, "hot_invalid_since", dialect)), sku.value()).stream().findFirst();
+    }
+
     /** The hot store must not serve this SKU until it is loaded again (the database path sold it). */
     public void markInvalid(SkuId sku, Instant now) {
         jdbc.update(sql.get("markHotInvalid"), Timestamps.parameter(now, dialect), sku.value());

@@ -45,7 +45,7 @@ final class HotStoreOperations implements HotStore {
             // Stop selling from the hot state being replaced; the reload restores the database's mode.
             redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of("FROZEN"));
         }
-        boolean rebuilt = routing.rebuild(sku);
+        boolean rebuilt = routing.rebuildNow(sku);
         if (!rebuilt && before.isPresent()) {
             // The old hot state stays: so does the mode it had.
             redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of(before.get().mode()));
