@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -49,6 +47,8 @@ public class ApiKeyRegistry {
         this.audit = audit;
         this.transactions = transactions;
         this.clock = clock;
+        // Before the web server takes requests: a key made on another instance works from the first one.
+        refresh();
     }
 
     /** A key as listed: never its secret or hash. */
@@ -108,11 +108,6 @@ public class ApiKeyRegistry {
             audit.record(caller.actor(), "KEY_REVOKE", "key:" + name, checkedReason, Map.of("revoked", false),
                     Map.of("revoked", true), caller.traceId());
         });
-        refresh();
-    }
-
-    @EventListener(ApplicationReadyEvent.class)
-    void loadAtStart() {
         refresh();
     }
 

@@ -195,6 +195,33 @@ class ConsoleSecurityIT {
     }
 
     @Test
+    void aKeyMadeInTheConsoleWorksAtOnceIsShownOnceAndStopsWhenRevoked() {
+        ConsoleSession admin = new ConsoleSession(service.baseUrl());
+        admin.login(ConsolePeople.ADMIN);
+        String name = "checkout-" + Ids.order("k").replace("k-", "");
+        Page created = admin.postForm("/console/keys", ConsoleSession.fields("name", name, "kind", "ORDER_SERVICE",
+                "reason", "new checkout service", "_csrf", admin.csrfToken("/console/keys")));
+        assertThat(created.status()).isEqualTo(200);
+        java.util.regex.Matcher shown = java.util.regex.Pattern.compile("id=\"new-secret\" readonly value=\"([^\"]+)\"")
+                .matcher(created.body());
+        assertThat(shown.find()).as("the secret is shown once").isTrue();
+        String secret = shown.group(1);
+        StockGuardClient checkout = new StockGuardClient(service.baseUrl(), secret);
+        assertThat(checkout.sku(SKU).status()).isEqualTo(200);
+        assertThat(checkout.freeze(SKU, "not an admin key").status()).isEqualTo(403);
+        assertThat(admin.get("/console/keys").body()).contains(name).doesNotContain(secret);
+        assertThat(service.jdbc().queryForObject("SELECT secret_hash FROM api_key WHERE name = ?", String.class, name))
+                .doesNotContain(secret).hasSize(64);
+
+        Page revoked = admin.postForm("/console/keys/" + name + "/revoke", ConsoleSession.fields("reason",
+                "service retired", "_csrf", admin.csrfToken("/console/keys")));
+        assertThat(revoked.status()).isEqualTo(302);
+        assertThat(checkout.sku(SKU).status()).isEqualTo(401);
+        assertThat(service.admin().send("GET", "/api/v1/admin/audit?target=key:" + name, null).raw().body())
+                .contains("KEY_CREATE", "KEY_REVOKE", "person:ada").doesNotContain(secret);
+    }
+
+    @Test
     void noPageOrErrorShowsAStackTraceOrASecret() {
         ConsoleSession admin = new ConsoleSession(service.baseUrl());
         admin.login(ConsolePeople.ADMIN);
