@@ -36,7 +36,11 @@ public enum ProblemCode {
     UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Authentication required",
             "Send a valid key as 'Authorization: Bearer <key>'."),
     FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden",
-            "This key may not use this endpoint: order-service keys cannot use /api/v1/admin."),
+            "This caller may not use this endpoint: order-service keys cannot use /api/v1/admin, viewers change "
+                    + "nothing, only admins adjust stock and manage people and keys; a change made with a console "
+                    + "session must carry its CSRF token."),
+    NAME_TAKEN(HttpStatus.CONFLICT, "Name taken",
+            "A person or key with this name exists (in the console or in the configuration). Choose another name."),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found",
             "No endpoint at this path."),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed",

@@ -103,9 +103,10 @@ class RedisLedgerConfiguration {
 
     @Bean
     HotStore hotStore(RedisGateway redis, HotStoreRouting routing, HotStockLoader loader, HotStoreSource source,
-            RedisProperties properties, AuditLog audit, TransactionTemplate transactions, Clock clock) {
+            HotOrders orders, RedisProperties properties, AuditLog audit, TransactionTemplate transactions,
+            Clock clock) {
         return new HotStoreOperations(redis, routing, new Preheater(loader, source, properties.preheat(), clock), audit,
-                transactions);
+                transactions, orders, clock);
     }
 
     @Bean
