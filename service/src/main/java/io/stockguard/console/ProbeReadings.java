@@ -16,6 +16,12 @@ public interface ProbeReadings {
     /** The SKU's last measured drift, or empty when the probe has not measured it. */
     Optional<Drift> drift(SkuId skuId);
 
+    /**
+     * The SKU's drift readings over time, oldest first, at most {@code limit} of them (for the
+     * drift-over-time chart); empty when the probe has not measured it.
+     */
+    List<Drift> driftHistory(SkuId skuId, int limit);
+
     /** The newest alerts, newest first. */
     List<Alert> recentAlerts(int limit);
 
