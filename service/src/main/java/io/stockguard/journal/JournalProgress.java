@@ -32,17 +32,32 @@ public interface JournalProgress {
     /** True once everything journaled for the SKU up to {@code mark} is applied to the database. */
     boolean applied(SkuId sku, long mark);
 
-    /** Waits until everything journaled for the SKU so far is applied; false if not within {@code max}. */
+    /**
+     * Waits until everything journaled for the SKU so far is applied; false if not within {@code max}.
+     * A journal that cannot tell for a moment (a broker failing over) is asked again until the
+     * deadline: a wait that gives up at the first hiccup would read as "not applied".
+     */
     default boolean awaitApplied(SkuId sku, Duration max) {
-        long mark = mark(sku);
         long deadline = System.nanoTime() + max.toNanos();
-        while (!applied(sku, mark)) {
+        Long mark = null;
+        while (true) {
+            try {
+                if (mark == null) {
+                    mark = mark(sku);
+                }
+                if (applied(sku, mark)) {
+                    return true;
+                }
+            } catch (RuntimeException journalCannotTell) {
+                if (System.nanoTime() > deadline) {
+                    throw journalCannotTell;
+                }
+            }
             if (System.nanoTime() > deadline) {
                 return false;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
         }
-        return true;
     }
 
     /**

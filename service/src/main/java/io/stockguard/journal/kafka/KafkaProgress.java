@@ -89,12 +89,23 @@ final class KafkaProgress implements JournalProgress, SmartLifecycle {
     @Override
     public boolean awaitAllApplied(Duration max) {
         List<TopicPartition> all = allPartitions();
-        Map<TopicPartition, Long> marks = endOffsets(all);
         long deadline = System.nanoTime() + max.toNanos();
+        Map<TopicPartition, Long> marks = null;
         while (true) {
-            Map<TopicPartition, Long> committed = committed();
-            if (all.stream().allMatch(p -> committed.getOrDefault(p, 0L) >= marks.getOrDefault(p, 0L))) {
-                return true;
+            try {
+                if (marks == null) {
+                    marks = endOffsets(all);
+                }
+                Map<TopicPartition, Long> committed = committed();
+                Map<TopicPartition, Long> ends = marks;
+                if (all.stream().allMatch(p -> committed.getOrDefault(p, 0L) >= ends.getOrDefault(p, 0L))) {
+                    return true;
+                }
+            } catch (IllegalStateException kafkaCannotTell) {
+                // A broker failing over answers late for a moment: ask again until the deadline.
+                if (System.nanoTime() > deadline) {
+                    throw kafkaCannotTell;
+                }
             }
             if (System.nanoTime() > deadline) {
                 return false;
