@@ -17,6 +17,12 @@ public enum ProblemCode {
             "The SKU sells under a rate limit right now (set by the reconciliation probe or an operator), or the "
                     + "service admits fewer reservations while its journal catches up. Retry after the number of "
                     + "seconds in Retry-After."),
+    THROTTLE_UNSUPPORTED(HttpStatus.CONFLICT, "Throttle not available in this tier",
+            "The database ledger (embedded / database tier) does not enforce a reservation rate, so a throttle "
+                    + "would be a promise not kept. Freeze the SKU instead, or run the standard or full tier."),
+    HEAL_UNSUPPORTED(HttpStatus.CONFLICT, "Heal not available in this tier",
+            "The database tier has no hot store to rebase: the database is the only ledger. Correct its counters "
+                    + "with an adjust, with a reason."),
     UNKNOWN_SKU(HttpStatus.NOT_FOUND, "Unknown SKU",
             "No SKU with this id exists. Create it with PUT /api/v1/skus/{skuId}."),
     UNKNOWN_ORDER(HttpStatus.NOT_FOUND, "Unknown order",

@@ -130,6 +130,17 @@ public final class RunningService implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** Collects every application event of the type published from now on (for checking what the service told). */
+    public <E> java.util.List<E> collect(Class<E> type) {
+        java.util.List<E> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        context.addApplicationListener((org.springframework.context.ApplicationListener<org.springframework.context.ApplicationEvent>) e -> {
+            if (e instanceof org.springframework.context.PayloadApplicationEvent<?> p && type.isInstance(p.getPayload())) {
+                seen.add(type.cast(p.getPayload()));
+            }
+        });
+        return seen;
+    }
+
     @Override
     public void close() {
         context.close();
