@@ -243,6 +243,41 @@ class ReconciliationIT {
         }
     }
 
+    /** What a probe costs, per 1,000 SKUs: one database read and one atomic hot-store snapshot each. */
+    @Test
+    void probingAThousandSkusIsCheapAndFindsThemAllInStep() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, Map.of("stockguard.reconciliation.enabled", "false"))) {
+            String prefix = Ids.sku("cost");
+            List<String> skus = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> prefix + "-" + i).toList();
+            for (String sku : skus) {
+                assertThat(service.client().putSku(sku, 1_000).status()).isIn(200, 201);
+            }
+            assertThat(service.admin().send("POST", "/api/v1/admin/preheat", null).status()).isIn(200, 202);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> "DONE".equals(
+                    service.admin().send("GET", "/api/v1/admin/preheat", null).text("state")));
+            DriftProbe probe = service.bean(DriftProbe.class);
+            long[] medianOf = new long[3];
+            for (int round = 0; round < 3; round++) {
+                long start = System.nanoTime();
+                for (String sku : skus) {
+                    Reading reading = probe.probe(io.stockguard.stock.SkuId.of(sku), false, false).orElseThrow();
+                    assertThat(reading.kind()).as(sku).isEqualTo(ReadingKind.IN_STEP);
+                }
+                medianOf[round] = (System.nanoTime() - start) / 1_000_000;
+            }
+            java.util.Arrays.sort(medianOf);
+            long start = System.nanoTime();
+            for (String sku : skus) {
+                probe.probe(io.stockguard.stock.SkuId.of(sku), true, false).orElseThrow();
+            }
+            long withLedger = (System.nanoTime() - start) / 1_000_000;
+            System.out.printf("probe cost: %d ms per 1,000 SKUs (median of 3; runs %s), %d ms with the ledger check%n",
+                    medianOf[1], java.util.Arrays.toString(medianOf), withLedger);
+        }
+    }
+
     private static String mode(RunningService service, String sku) {
         return service.jdbc().queryForObject("SELECT mode FROM sku WHERE sku_id = ?", String.class, sku);
     }

@@ -1,0 +1,53 @@
+package io.stockguard.console;
+
+import io.stockguard.reconciliation.Reading;
+import io.stockguard.reconciliation.ReadingKind;
+import io.stockguard.reconciliation.Readings;
+import io.stockguard.stock.SkuId;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
+
+/**
+ * The reconciliation probe's readings as the console shows them. A reading that could not compare
+ * (not loaded, unreachable, being rebuilt) is shown as no number rather than as a zero.
+ */
+@Component
+@ConditionalOnProperty(name = "stockguard.reconciliation.enabled", havingValue = "true", matchIfMissing = true)
+class ReconciliationReadings implements ProbeReadings {
+
+    private final Readings readings;
+
+    ReconciliationReadings(Readings readings) {
+        this.readings = readings;
+    }
+
+    @Override
+    public Optional<Drift> drift(SkuId skuId) {
+        return readings.newest(skuId, 1).stream().filter(ReconciliationReadings::measured).findFirst()
+                .map(ReconciliationReadings::drift);
+    }
+
+    @Override
+    public List<Drift> driftHistory(SkuId skuId, int limit) {
+        return readings.newest(skuId, limit).reversed().stream().filter(ReconciliationReadings::measured)
+                .map(ReconciliationReadings::drift).toList();
+    }
+
+    @Override
+    public List<Alert> recentAlerts(int limit) {
+        return readings.newestWrong(limit).stream().map(r -> new Alert(r.measuredAt(), r.level().name(),
+                r.skuId().value(), r.kind() + " " + (r.units() > 0 ? "+" : "") + r.units() + " units ("
+                        + String.format("%.2f", r.percent()) + "%): " + r.detail())).toList();
+    }
+
+    private static boolean measured(Reading reading) {
+        return reading.kind() == ReadingKind.IN_STEP || reading.kind().wrong();
+    }
+
+    private static Drift drift(Reading reading) {
+        return new Drift(reading.percent(), reading.units(), reading.kind() == ReadingKind.REGRESSION ? "REGRESSION"
+                : reading.level().name(), reading.measuredAt());
+    }
+}
