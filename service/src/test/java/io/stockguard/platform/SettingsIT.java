@@ -32,6 +32,13 @@ class SettingsIT {
     }
 
     @Test
+    void probeLevelsOutOfOrderStopTheServiceNamingTheSetting() {
+        assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("stockguard.reconciliation.levels.warn", "2", "stockguard.reconciliation.levels.throttle", "1")),
+                "stockguard.reconciliation.levels");
+    }
+
+    @Test
     void anOutOfRangeRedisTimeoutStopsTheServiceNamingTheSetting() {
         assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                 "redis://127.0.0.1:1", false, Map.of("stockguard.redis.command-timeout", "1ms")),
