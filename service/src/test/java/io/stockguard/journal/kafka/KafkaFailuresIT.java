@@ -59,8 +59,8 @@ class KafkaFailuresIT {
         }
     }
 
-    @Test
     /** The 30 s load: one broker of three killed 3 s in, leaders move, nothing acknowledged is lost. */
+    @Test
     void aBrokerOfThreeKilledUnderLoadLosesNoAcknowledgedReservation() throws Exception {
         try (RedisServer redis = RedisServer.start();
                 KafkaCluster kafka = KafkaCluster.start(3);
