@@ -34,6 +34,9 @@ public enum ProblemCode {
             "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
     ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
             "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    UNKNOWN_CHANNEL(HttpStatus.NOT_FOUND, "Unknown alert channel",
+            "No alert channel has this name in stockguard.alerting.channels (or none is configured, or alerting is "
+                    + "switched off). The body lists the configured channels."),
     ALREADY_REPLAYED(HttpStatus.CONFLICT, "Already replayed",
             "This dead letter was replayed before; an event is applied once. The body says when and by whom."),
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request",

@@ -126,6 +126,11 @@ public final class RunningService implements AutoCloseable {
         return jdbc;
     }
 
+    /** Publishes an application event inside the service, as one of its modules would. */
+    public void publish(Object event) {
+        context.publishEvent(event);
+    }
+
     public <T> T bean(Class<T> type) {
         return context.getBean(type);
     }

@@ -157,9 +157,9 @@ class KafkaJournalConfiguration {
 
     @Bean
     JournalProgress kafkaProgress(Admin kafkaAdmin, EventPartitions eventPartitions, KafkaProperties properties,
-            TaskScheduler scheduler, MeterRegistry meters) {
+            TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
         return new KafkaProgress(kafkaAdmin, eventPartitions, properties.writer().groupId(), properties.backlog(),
-                scheduler, meters);
+                scheduler, meters, events);
     }
 
     private static KafkaConsumer<String, byte[]> consumer(KafkaProperties properties) {

@@ -2,6 +2,7 @@ package io.stockguard.journal.kafka;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.JournalBacklogChanged;
 import io.stockguard.journal.JournalProgress;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 
@@ -44,14 +46,16 @@ final class KafkaProgress implements JournalProgress, SmartLifecycle {
     private volatile boolean backlogged;
     private volatile ScheduledFuture<?> task;
     private final BacklogThrottle throttle;
+    private final ApplicationEventPublisher events;
 
     KafkaProgress(Admin admin, EventPartitions partitions, String groupId, KafkaProperties.Backlog settings,
-            TaskScheduler scheduler, MeterRegistry meters) {
+            TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
         this.admin = admin;
         this.partitions = partitions;
         this.groupId = groupId;
         this.settings = settings;
         this.scheduler = scheduler;
+        this.events = events;
         this.throttle = new BacklogThrottle(() -> backlogged, settings.reservationsPerSecond(), meters);
         Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
                 .description("events in Kafka not yet applied to the database").register(meters);
@@ -144,10 +148,12 @@ final class KafkaProgress implements JournalProgress, SmartLifecycle {
             log.error("journal backlog {} is over {}: new reservations are throttled to {}/s per instance until it "
                     + "falls below {}", lag, settings.degradeAbove(), settings.reservationsPerSecond(),
                     settings.recoverBelow());
+            events.publishEvent(new JournalBacklogChanged(true, lag, settings.degradeAbove()));
         } else if (backlogged && lag < settings.recoverBelow()) {
             backlogged = false;
             log.warn("journal backlog {} is below {}: reservations are no longer throttled", lag,
                     settings.recoverBelow());
+            events.publishEvent(new JournalBacklogChanged(false, lag, settings.recoverBelow()));
         }
     }
 

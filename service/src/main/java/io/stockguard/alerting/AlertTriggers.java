@@ -1,0 +1,64 @@
+package io.stockguard.alerting;
+
+import io.stockguard.guard.SkuModeChanged;
+import io.stockguard.journal.EventDeadLettered;
+import io.stockguard.journal.JournalBacklogChanged;
+import java.time.Clock;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Other modules' events that people must hear about. Plain synchronous listeners: raising never
+ * blocks, and the events are published outside any transaction (a transactional module listener
+ * would never see them).
+ */
+@Component
+class AlertTriggers {
+
+    private final Alerts alerts;
+    private final Clock clock;
+
+    AlertTriggers(Alerts alerts, Clock clock) {
+        this.alerts = alerts;
+        this.clock = clock;
+    }
+
+    /** A poison event was set aside: the database is missing a change until someone replays it. */
+    @EventListener
+    void on(EventDeadLettered letter) {
+        alerts.raise(Alert.of(AlertLevel.THROTTLE, "dead-letter", letter.skuId(),
+                "A journal event could not be applied and was set aside as a dead letter",
+                "event " + letter.eventId() + " from " + letter.source() + ": " + letter.error()
+                        + ". Fix the cause, then replay it: POST /api/v1/admin/dead-letters/{id}/replay",
+                clock.instant()));
+    }
+
+    @EventListener
+    void on(JournalBacklogChanged change) {
+        if (change.degraded()) {
+            alerts.raise(Alert.of(AlertLevel.THROTTLE, "journal-backlog", (String) null,
+                    "Journal backlog over its limit: new reservations are throttled",
+                    change.backlog() + " events are not yet applied to the database (limit " + change.threshold()
+                            + "); reservations are throttled until the backlog is below the recovery mark",
+                    clock.instant()));
+        } else {
+            alerts.raise(Alert.of(AlertLevel.INFO, "journal-backlog-recovered", (String) null,
+                    "Journal backlog recovered: reservations are no longer throttled",
+                    change.backlog() + " events behind, below " + change.threshold(), clock.instant()));
+        }
+    }
+
+    /**
+     * A person froze or unfroze a SKU. Modes set by the system (the probe) are not repeated here:
+     * the probe raises its own alert, with the drift that made it act.
+     */
+    @EventListener
+    void on(SkuModeChanged change) {
+        if (change.before() == change.after() || change.actor() == null || change.actor().startsWith("system:")) {
+            return;
+        }
+        alerts.raise(Alert.of(AlertLevel.INFO, "sku-mode", change.skuId(),
+                "SKU " + change.skuId() + " set " + change.after() + " by " + change.actor(),
+                change.before() + " -> " + change.after() + ", reason: " + change.reason(), change.at()));
+    }
+}
