@@ -1,5 +1,10 @@
 package io.stockguard.alerting;
 
+import io.stockguard.reconciliation.DriftDetected;
+import io.stockguard.reconciliation.Reading;
+import io.stockguard.reconciliation.ReadingKind;
+import io.stockguard.reconciliation.SafetyStockLow;
+
 import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.journal.EventDeadLettered;
 import io.stockguard.journal.JournalBacklogChanged;
@@ -21,6 +26,31 @@ class AlertTriggers {
     AlertTriggers(Alerts alerts, Clock clock) {
         this.alerts = alerts;
         this.clock = clock;
+    }
+
+    /**
+     * The reconciliation probe found drift, a regression or a broken ledger at WARN or above. The
+     * alert's level is the drift's, so routing follows the seeds' table (warn → chat, throttle →
+     * chat + SMS, freeze → chat + SMS + phone); a regression is a freeze.
+     */
+    @EventListener
+    void on(DriftDetected detected) {
+        Reading r = detected.reading();
+        AlertLevel level = r.kind() == ReadingKind.REGRESSION ? AlertLevel.FREEZE : AlertLevel.valueOf(r.level().name());
+        String kind = "drift-" + r.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        String title = r.kind() == ReadingKind.REGRESSION ? "SKU " + r.skuId() + ": the hot store lost writes; frozen"
+                : "SKU " + r.skuId() + ": " + r.kind() + " " + (r.units() > 0 ? "+" : "") + r.units() + " units ("
+                        + String.format(java.util.Locale.ROOT, "%.2f", r.percent()) + "%), now " + detected.modeAfter();
+        alerts.raise(Alert.of(level, kind, r.skuId(), title, r.detail() + ". Runbook: /console/runbooks/drift-detected; "
+                + "heal: POST /api/v1/admin/skus/" + r.skuId() + "/heal", r.measuredAt()));
+    }
+
+    /** A hot SKU fell below its safety stock: restock or slow it down before it sells out. */
+    @EventListener
+    void on(SafetyStockLow low) {
+        alerts.raise(Alert.of(AlertLevel.WARN, "safety-stock", low.skuId(), "SKU " + low.skuId()
+                + " is below its safety stock", "available " + low.available() + " < safety stock " + low.safetyStock(),
+                low.at()));
     }
 
     /** A poison event was set aside: the database is missing a change until someone replays it. */

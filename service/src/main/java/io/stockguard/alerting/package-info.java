@@ -15,7 +15,7 @@
  * and level per hour. {@link io.stockguard.alerting.AlertFeed} lists what was raised, newest first,
  * with each channel's delivery status.
  */
-@ApplicationModule(allowedDependencies = {"platform", "stock", "audit", "journal", "guard"})
+@ApplicationModule(allowedDependencies = {"platform", "stock", "audit", "journal", "guard", "reconciliation"})
 package io.stockguard.alerting;
 
 import org.springframework.modulith.ApplicationModule;

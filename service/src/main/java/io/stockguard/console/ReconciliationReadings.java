@@ -1,5 +1,6 @@
 package io.stockguard.console;
 
+import io.stockguard.alerting.AlertFeed;
 import io.stockguard.reconciliation.Reading;
 import io.stockguard.reconciliation.ReadingKind;
 import io.stockguard.reconciliation.Readings;
@@ -17,10 +18,15 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "stockguard.reconciliation.enabled", havingValue = "true", matchIfMissing = true)
 class ReconciliationReadings implements ProbeReadings {
 
-    private final Readings readings;
+    /** The alert feed's own limit. */
+    private static final int ALERTS_MAX = 500;
 
-    ReconciliationReadings(Readings readings) {
+    private final Readings readings;
+    private final AlertFeed alerts;
+
+    ReconciliationReadings(Readings readings, AlertFeed alerts) {
         this.readings = readings;
+        this.alerts = alerts;
     }
 
     @Override
@@ -37,9 +43,9 @@ class ReconciliationReadings implements ProbeReadings {
 
     @Override
     public List<Alert> recentAlerts(int limit) {
-        return readings.newestWrong(limit).stream().map(r -> new Alert(r.measuredAt(), r.level().name(),
-                r.skuId().value(), r.kind() + " " + (r.units() > 0 ? "+" : "") + r.units() + " units ("
-                        + String.format("%.2f", r.percent()) + "%): " + r.detail())).toList();
+        return alerts.recent(Math.min(limit, ALERTS_MAX)).stream().map(a -> new Alert(a.at(), a.level().name(),
+                a.skuId(), a.title() + (a.suppressedCount() > 0 ? " (and " + a.suppressedCount() + " repeats)" : "")))
+                .toList();
     }
 
     private static boolean measured(Reading reading) {

@@ -94,6 +94,9 @@ class ReconciliationIT {
             assertThat(((Number) found.get("drift_units")).longValue()).isEqualTo(42);
             assertThat(((Number) found.get("drift_percent")).doubleValue()).isEqualTo(4.2);
 
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> alerted(service, sku,
+                    "FREEZE", "drift-drift"));
+
             StockGuardClient.Response refused = client.reserve(Ids.order("refused"), new StockGuardClient.Line(sku, 1));
             assertThat(refused.status()).isEqualTo(423);
             assertThat(refused.code()).isEqualTo("SKU_FROZEN");
@@ -222,6 +225,8 @@ class ReconciliationIT {
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> !low.isEmpty());
             assertThat(low.getFirst().available()).isEqualTo(94);
             assertThat(low.getFirst().safetyStock()).isEqualTo(95);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> alerted(service, sku, "WARN", "safety-stock"));
 
             // Someone edits the counters by hand: the journal no longer explains them.
             service.jdbc().update("UPDATE stock_bucket SET available = available + 5 WHERE sku_id = ? AND bucket = 0", sku);
@@ -276,6 +281,19 @@ class ReconciliationIT {
             System.out.printf("probe cost: %d ms per 1,000 SKUs (median of 3; runs %s), %d ms with the ledger check%n",
                     medianOf[1], java.util.Arrays.toString(medianOf), withLedger);
         }
+    }
+
+    /** Whether the alert feed holds an alert of the level and kind for the SKU. */
+    private static boolean alerted(RunningService service, String sku, String level, String kind) {
+        StockGuardClient.Response feed = service.admin().send("GET", "/api/v1/admin/alerts?limit=100", null);
+        assertThat(feed.status()).isEqualTo(200);
+        for (tools.jackson.databind.JsonNode alert : feed.body().isArray() ? feed.body() : feed.body().path("alerts")) {
+            if (sku.equals(alert.path("skuId").asText()) && level.equals(alert.path("level").asText())
+                    && kind.equals(alert.path("kind").asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String mode(RunningService service, String sku) {
