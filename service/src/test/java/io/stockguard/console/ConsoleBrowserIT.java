@@ -230,6 +230,17 @@ class ConsoleBrowserIT {
         }
     }
 
+    @Test
+    void withoutAProbeTheSkuPageSaysSoAndDrawsNoChart() {
+        browser.logIn(ConsolePeople.VIEWER);
+        browser.open("/console/skus/" + SERUM);
+
+        assertThat(browser.find("[data-slot=drift-chart]").getText()).contains("Probe not running");
+        assertThat(browser.findAll("svg.drift-chart")).isEmpty();
+        assertThat(browser.find("[data-slot=drift]").getText()).doesNotContain("%");
+        assertThat(browser.findAll("svg.sparkline")).as("no sparkline on the overview either").isEmpty();
+    }
+
     private WebElement row(String sku) {
         return browser.find("tr[data-sku='" + sku + "']");
     }
