@@ -15,11 +15,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param traceEventsMax journal rows shown in an order trace (1 to 5000)
  * @param auditPageSize audit rows per page (1 to 500)
  * @param drift the drift chart's bounds and threshold lines
+ * @param deadLettersShown dead letters listed on the dead-letters page, newest first (1 to 1000)
  */
 @ConfigurationProperties("stockguard.console")
 public record ConsoleProperties(@DefaultValue("100") int overviewSkusMax, @DefaultValue("50") int journalTailSize,
         @DefaultValue("500") int traceEventsMax, @DefaultValue("100") int auditPageSize,
-        @DefaultValue DriftChart drift) {
+        @DefaultValue DriftChart drift, @DefaultValue("100") int deadLettersShown) {
 
     public ConsoleProperties {
         List<String> problems = new ArrayList<>();
@@ -27,6 +28,7 @@ public record ConsoleProperties(@DefaultValue("100") int overviewSkusMax, @Defau
         check("journal-tail-size", journalTailSize, 500, problems);
         check("trace-events-max", traceEventsMax, 5000, problems);
         check("audit-page-size", auditPageSize, 500, problems);
+        check("dead-letters-shown", deadLettersShown, 1000, problems);
         if (drift == null) {
             drift = DriftChart.DEFAULTS;
         }
