@@ -35,8 +35,12 @@ public final class ConsoleViews {
         }
     }
 
-    /** One SKU on the overview. {@code hot} is null in the embedded tier, {@code drift} while no probe runs. */
-    public record OverviewRow(ConsoleQueries.SkuRow sku, HotComparison hot, ProbeReadings.Drift drift) {
+    /**
+     * One SKU on the overview. {@code hot} is null in the embedded tier, {@code drift} while no probe
+     * runs; {@code driftHistory} holds the newest readings, oldest first, for the row's sparkline.
+     */
+    public record OverviewRow(ConsoleQueries.SkuRow sku, HotComparison hot, ProbeReadings.Drift drift,
+            List<ProbeReadings.Drift> driftHistory) {
     }
 
     /**
@@ -52,10 +56,11 @@ public final class ConsoleViews {
      * @param hotState {@link HotComparison} states, or null in the embedded tier
      * @param modeHistory audit rows that changed or re-set the SKU's mode, newest first
      * @param history every audit row of the SKU, newest first
+     * @param driftHistory the probe's readings, oldest first; empty while it runs none or measured none
      */
     public record SkuPage(SkuStockView stock, HotStore.Snapshot hot, String hotState, List<StockEvent> journal,
             List<AuditEntry> modeHistory, List<AuditEntry> history, List<ConsoleQueries.AnomalyRow> anomalies,
-            boolean hotTier, boolean probeRunning, ProbeReadings.Drift drift) {
+            boolean hotTier, boolean probeRunning, ProbeReadings.Drift drift, List<ProbeReadings.Drift> driftHistory) {
     }
 
     /** One step in an order's life, from whichever layer recorded it. */

@@ -76,7 +76,9 @@ public class OperatorConsole {
             SkuId id = SkuId.of(sku.skuId());
             ConsoleViews.HotComparison comparison = hot == null ? null : compare(hot, id);
             ProbeReadings.Drift drift = readings == null ? null : readings.drift(id).orElse(null);
-            rows.add(new ConsoleViews.OverviewRow(sku, comparison, drift));
+            List<ProbeReadings.Drift> history = readings == null ? List.of()
+                    : readings.driftHistory(id, properties.drift().sparklineSize());
+            rows.add(new ConsoleViews.OverviewRow(sku, comparison, drift, history));
         }
         return new ConsoleViews.Overview(rows, queries.skuCount(), cleaned, hot != null,
                 hot == null ? null : preheatStatus(hot), readings != null,
@@ -107,7 +109,8 @@ public class OperatorConsole {
         return Optional.of(new ConsoleViews.SkuPage(stock.get(), snapshot, hotState,
                 journal.tail(skuId, properties.journalTailSize()), modeHistory, history,
                 queries.anomalies(skuId, properties.journalTailSize()), hot != null, readings != null,
-                readings == null ? null : readings.drift(skuId).orElse(null)));
+                readings == null ? null : readings.drift(skuId).orElse(null),
+                readings == null ? List.of() : readings.driftHistory(skuId, properties.drift().historySize())));
     }
 
     public ConsoleViews.OrderTrace trace(OrderId orderId) {

@@ -47,7 +47,8 @@ class ConsoleSecurityIT {
             if (!path.startsWith("/api/v1/admin")) {
                 continue;
             }
-            String concrete = path.replace("{skuId}", SKU).replace("{orderId}", "order-1").replace("{name}", "somebody");
+            String concrete = path.replace("{skuId}", SKU).replace("{orderId}", "order-1").replace("{name}", "somebody")
+                    .replace("{id}", "1");
             for (String method : paths.get(path).propertyNames()) {
                 endpoints.add(new String[] {method.toUpperCase(), concrete});
             }

@@ -218,7 +218,7 @@ class ConsoleBrowserIT {
                 "/console/audit", "/console/orders", "/console/orders/warmup-1", "/console/runbooks",
                 "/console/runbooks/redis-down", "/console/runbooks/drift-detected",
                 "/console/runbooks/backlog-over-threshold", "/console/runbooks/preheat-failing", "/console/people",
-                "/console/keys");
+                "/console/keys", "/console/dead-letters");
         for (Dimension size : List.of(Browser.DESKTOP, Browser.PHONE)) {
             browser.size(size);
             for (String page : pages) {
@@ -228,6 +228,32 @@ class ConsoleBrowserIT {
                 browser.screenshot(page.substring(1).replace('/', '_') + "-" + size.width);
             }
         }
+    }
+
+    @Test
+    void withoutAProbeTheSkuPageSaysSoAndDrawsNoChart() {
+        browser.logIn(ConsolePeople.VIEWER);
+        browser.open("/console/skus/" + SERUM);
+
+        assertThat(browser.find("[data-slot=drift-chart]").getText()).contains("Probe not running");
+        assertThat(browser.findAll("svg.drift-chart")).isEmpty();
+        assertThat(browser.find("[data-slot=drift]").getText()).doesNotContain("%");
+        assertThat(browser.findAll("svg.sparkline")).as("no sparkline on the overview either").isEmpty();
+    }
+
+    @Test
+    void withoutAKafkaJournalTheDeadLettersPageSaysSoInOneClickFromTheNavigation() {
+        browser.logIn(ConsolePeople.OPERATOR);
+        browser.resetClicks();
+        browser.click(browser.find("nav a[href='/console/dead-letters']"));
+
+        assertThat(browser.clicks()).isEqualTo(1);
+        assertThat(browser.find("[data-slot=no-kafka]").getText()).contains("No Kafka journal in this tier",
+                "stockguard.journal=kafka");
+        assertThat(browser.findAll("table.dead-letters")).isEmpty();
+        browser.screenshot("dead-letters-no-kafka");
+        browser.open("/console/dead-letters/1/replay");
+        assertThat(browser.text()).contains("has no Kafka journal", "NOT_FOUND").doesNotContain("Exception");
     }
 
     private WebElement row(String sku) {

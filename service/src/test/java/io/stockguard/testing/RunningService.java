@@ -80,6 +80,15 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService start(TestDatabase database, Map<String, String> settings) {
+        return start(database, settings, new Class<?>[0]);
+    }
+
+    /**
+     * A fresh service with test configurations added to the application's own: for a part the
+     * service does not have yet (a stand-in for another module), never to replace what is tested.
+     */
+    public static RunningService start(TestDatabase database, Map<String, String> settings,
+            Class<?>... configurations) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("server.port", "0");
         properties.put("spring.datasource.url", database.jdbcUrl());
@@ -93,7 +102,7 @@ public final class RunningService implements AutoCloseable {
         String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(StockGuardApplication.class)
-                .run(arguments);
+                .sources(configurations).run(arguments);
         return new RunningService(context, database);
     }
 

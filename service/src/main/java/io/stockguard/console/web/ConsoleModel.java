@@ -25,6 +25,9 @@ class ConsoleModel {
     static final String OPERATOR_REASON = "Only admins adjust stock and manage people and keys.";
     static final String NO_HOT_STORE_REASON = "This tier has no hot store: the database is the hot path "
             + "(set stockguard.ledger=redis for the Redis tier).";
+    static final String NO_KAFKA_REASON = "This tier has no Kafka journal: every change is written to the database "
+            + "before it is acknowledged, so nothing is ever set aside as a dead letter (set stockguard.journal=kafka "
+            + "for the full tier).";
     /** Times on every page are UTC, as in the logs and the database, so they compare at a glance. */
     static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -58,7 +61,7 @@ class ConsoleModel {
     @ModelAttribute("reasons")
     java.util.Map<String, String> reasons() {
         return java.util.Map.of("viewer", VIEWER_REASON, "operator", OPERATOR_REASON, "noHotStore",
-                NO_HOT_STORE_REASON);
+                NO_HOT_STORE_REASON, "noKafka", NO_KAFKA_REASON);
     }
 
     @ModelAttribute("time")

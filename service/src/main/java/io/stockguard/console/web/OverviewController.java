@@ -1,6 +1,9 @@
 package io.stockguard.console.web;
 
+import io.stockguard.console.ConsoleViews;
 import io.stockguard.console.OperatorConsole;
+import java.util.HashMap;
+import java.util.Map;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -21,7 +24,20 @@ class OverviewController {
         if (filter != null && filter.length() > 64) {
             filter = filter.substring(0, 64);
         }
-        model.addAttribute("overview", console.overview(filter));
+        ConsoleViews.Overview overview = console.overview(filter);
+        model.addAttribute("overview", overview);
+        model.addAttribute("sparklines", sparklines(overview));
         return "console/overview";
+    }
+
+    /** Each row's sparkline points by SKU id; rows with fewer than two readings have none. */
+    private Map<String, String> sparklines(ConsoleViews.Overview overview) {
+        Map<String, String> lines = new HashMap<>();
+        for (ConsoleViews.OverviewRow row : overview.rows()) {
+            if (row.driftHistory().size() > 1) {
+                lines.put(row.sku().skuId(), DriftPlot.sparkline(row.driftHistory(), console.properties().drift()));
+            }
+        }
+        return lines;
     }
 }

@@ -57,6 +57,8 @@ class SkuPageController {
         ConsoleViews.SkuPage page = console.sku(id).orElseThrow(() -> unknown(id));
         model.addAttribute("page", page);
         model.addAttribute("skuUrl", skuUrl(id));
+        model.addAttribute("driftPlot", page.driftHistory().isEmpty() ? null
+                : DriftPlot.of(page.driftHistory(), console.properties().drift()));
         return "console/sku";
     }
 
