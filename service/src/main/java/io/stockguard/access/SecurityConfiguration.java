@@ -44,7 +44,7 @@ class SecurityConfiguration {
     private static final String[] ADMIN_ONLY_CONSOLE_CHANGES = {"/console/people", "/console/people/**",
             "/console/keys", "/console/keys/**"};
     private static final String[] OPERATOR_CONSOLE = {"/console/skus/*/freeze", "/console/skus/*/unfreeze",
-            "/console/skus/*/rebuild", "/console/preheat", "/console/dead-letters/*/replay"};
+            "/console/skus/*/rebuild", "/console/skus/*/throttle", "/console/skus/*/heal", "/console/preheat", "/console/dead-letters/*/replay"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
     @Bean

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class ConsoleRedisTierIT {
 
     @Test
-    void showsTheHotStoreRebuildsAndPreheatsAndSurvivesRedisGoingAway() {
+    void showsTheHotStoreRebuildsAndPreheatsAndSurvivesRedisGoingAway() throws Exception {
         Map<String, String> settings = new HashMap<>(ConsolePeople.settings());
         try (RedisServer redis = RedisServer.start();
                 RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
@@ -55,6 +55,38 @@ class ConsoleRedisTierIT {
                     .until(() -> operator.get("/console").body().contains("<dd>DONE</dd>"));
             assertThat(service.admin().send("GET", "/api/v1/admin/audit?action=PREHEAT", null).raw().body())
                     .contains("person:olga");
+
+            // Throttle in two steps (rate, then confirm with a reason); the reserve script enforces it.
+            Page throttleConfirm = operator.get("/console/skus/" + sku + "/throttle?ratePerSecond=1");
+            assertThat(throttleConfirm.body()).contains("at most 1 new reservations", "name=\"ratePerSecond\"");
+            Page throttled = operator.postForm("/console/skus/" + sku + "/throttle", ConsoleSession.fields(
+                    "ratePerSecond", "1", "reason", "drift under investigation",
+                    "_csrf", operator.csrfToken("/console/skus/" + sku + "/throttle?ratePerSecond=1")));
+            assertThat(throttled.status()).isEqualTo(302);
+            assertThat(service.jdbc().queryForObject("SELECT mode FROM sku WHERE sku_id = ?", String.class, sku))
+                    .isEqualTo("THROTTLED");
+            assertThat(java.util.stream.IntStream.range(0, 5).map(i -> service.client()
+                    .reserve("hot-throttled-" + i, new Line(sku, 1)).status()).filter(status -> status == 429).count())
+                    .as("five reservations at once against 1/s: the excess gets 429").isGreaterThanOrEqualTo(3);
+            assertThat(operator.get("/console/skus/" + sku).body()).contains("Lift throttle");
+
+            // Heal in two steps: Redis inflated behind the service's back is set back from the database.
+            try (io.stockguard.testing.HotStoreChecks hot = io.stockguard.testing.HotStoreChecks.standalone(redis.uri())) {
+                hot.redis().hincrby("sg:{" + sku + "}:b", "0:a", 30);
+            }
+            assertThat(operator.get("/console/skus/" + sku + "/heal").body()).contains("Drain and rebase");
+            Page healed = operator.postForm("/console/skus/" + sku + "/heal", ConsoleSession.fields(
+                    "reason", "stray script", "_csrf", operator.csrfToken("/console/skus/" + sku + "/heal")));
+            assertThat(healed.status()).isEqualTo(302);
+            assertThat(operator.get("/console/skus/" + sku).body()).contains("healed: drift 30 units before, 0 after");
+            assertThat(service.jdbc().queryForObject("SELECT mode FROM sku WHERE sku_id = ?", String.class, sku))
+                    .isEqualTo("NORMAL");
+            assertThat(service.admin().send("GET", "/api/v1/admin/audit?target=sku:" + sku + "&action=HEAL", null)
+                    .raw().body()).contains("person:olga", "stray script");
+
+            ConsoleSession viewer = new ConsoleSession(service.baseUrl());
+            viewer.login(ConsolePeople.VIEWER);
+            assertThat(viewer.get("/console/skus/" + sku).body()).contains("id=\"why-heal\"", "id=\"why-throttle\"");
 
             redis.kill();
             Page withoutRedis = operator.get("/console");

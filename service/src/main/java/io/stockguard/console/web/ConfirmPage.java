@@ -7,7 +7,14 @@ package io.stockguard.console.web;
  * @param consequence what happens when the button is pressed, in one or two sentences
  * @param reasonDefault the reason the field starts with; empty to make the person write one
  * @param returnTo the console page shown after the action
+ * @param carried values chosen in the first step (a throttle's rate), sent again with the confirmation
  */
 record ConfirmPage(String title, String consequence, String actionUrl, String buttonLabel, String reasonDefault,
-        String returnTo, boolean danger, String cancelUrl) {
+        String returnTo, boolean danger, String cancelUrl, java.util.Map<String, String> carried) {
+
+    /** A confirmation that carries nothing from the first step but the reason. */
+    ConfirmPage(String title, String consequence, String actionUrl, String buttonLabel, String reasonDefault,
+            String returnTo, boolean danger, String cancelUrl) {
+        this(title, consequence, actionUrl, buttonLabel, reasonDefault, returnTo, danger, cancelUrl, java.util.Map.of());
+    }
 }

@@ -1,5 +1,7 @@
 package io.stockguard.console.web;
 
+import io.stockguard.reconciliation.Healing;
+
 import io.stockguard.console.OperatorConsole;
 import io.stockguard.console.ConsoleViews;
 import io.stockguard.guard.SkuGuards;
@@ -36,11 +38,13 @@ class SkuPageController {
     private final OperatorConsole console;
     private final SkuGuards guards;
     private final ObjectProvider<HotStore> hotStore;
+    private final Healing healing;
 
-    SkuPageController(OperatorConsole console, SkuGuards guards, ObjectProvider<HotStore> hotStore) {
+    SkuPageController(OperatorConsole console, SkuGuards guards, ObjectProvider<HotStore> hotStore, Healing healing) {
         this.console = console;
         this.guards = guards;
         this.hotStore = hotStore;
+        this.healing = healing;
     }
 
     @GetMapping
@@ -57,6 +61,7 @@ class SkuPageController {
         ConsoleViews.SkuPage page = console.sku(id).orElseThrow(() -> unknown(id));
         model.addAttribute("page", page);
         model.addAttribute("skuUrl", skuUrl(id));
+        model.addAttribute("canThrottle", guards.canThrottle());
         model.addAttribute("driftPlot", page.driftHistory().isEmpty() ? null
                 : DriftPlot.of(page.driftHistory(), console.properties().drift()));
         return "console/sku";
@@ -128,6 +133,63 @@ class SkuPageController {
                 : id + " was not rebuilt: the database path is serving it or Redis is unreachable; see the runbook "
                         + "\"Redis down\".");
         return "redirect:" + skuUrl(id);
+    }
+
+    @GetMapping("/{skuId}/throttle")
+    String confirmThrottle(@PathVariable String skuId, @RequestParam(required = false) Integer ratePerSecond,
+            Model model) {
+        SkuId id = SkuId.of(skuId);
+        requireExists(id);
+        int rate = checkedRate(ratePerSecond);
+        return confirm(model, new ConfirmPage("Throttle " + id + " to " + rate + "/s", "As soon as you confirm, all "
+                + "instances together accept at most " + rate + " new reservations of " + id + " per second; the "
+                + "rest get 429 THROTTLED with Retry-After. Unfreeze lifts it.", skuUrl(id) + "/throttle",
+                "Throttle " + id + " now", "", skuUrl(id), true, skuUrl(id),
+                java.util.Map.of("ratePerSecond", Integer.toString(rate))));
+    }
+
+    @PostMapping("/{skuId}/throttle")
+    String throttle(@PathVariable String skuId, @RequestParam(required = false) Integer ratePerSecond,
+            @RequestParam(required = false) String reason, HttpServletRequest request, RedirectAttributes flash) {
+        SkuId id = SkuId.of(skuId);
+        int rate = checkedRate(ratePerSecond);
+        SkuModeChanged change = changed(id, guards.throttle(id, rate, reason, caller(request).actor(),
+                caller(request).traceId()));
+        flash.addFlashAttribute("notice", id + " is throttled to " + rate + " reservations per second for the whole "
+                + "cluster (was " + change.before() + ").");
+        return "redirect:" + skuUrl(id);
+    }
+
+    @GetMapping("/{skuId}/heal")
+    String confirmHeal(@PathVariable String skuId, Model model) {
+        SkuId id = SkuId.of(skuId);
+        requireHotStore();
+        requireExists(id);
+        return confirm(model, new ConfirmPage("Heal " + id, "Drain and rebase: " + id + " is frozen, everything "
+                + "Redis journaled for it is applied to the database, Redis is set from the database under a new "
+                + "epoch, and the SKU sells again only if it is then in step (otherwise it stays frozen). Whatever "
+                + "Redis had beyond the database is dropped; the audit keeps the drift before and after.",
+                skuUrl(id) + "/heal", "Heal " + id + " now", "", skuUrl(id), true, skuUrl(id)));
+    }
+
+    @PostMapping("/{skuId}/heal")
+    String heal(@PathVariable String skuId, @RequestParam(required = false) String reason, HttpServletRequest request,
+            RedirectAttributes flash) {
+        SkuId id = SkuId.of(skuId);
+        requireHotStore();
+        requireExists(id);
+        Healing.Healed healed = healing.heal(id, reason, true, caller(request).actor(), caller(request).traceId());
+        flash.addFlashAttribute("notice", id + " healed: drift " + healed.before().units() + " units before, "
+                + healed.after().units() + " after (" + healed.after().kind() + "); it is " + healed.mode() + ".");
+        return "redirect:" + skuUrl(id);
+    }
+
+    private static int checkedRate(Integer ratePerSecond) {
+        if (ratePerSecond == null || ratePerSecond < 1 || ratePerSecond > SkuGuards.THROTTLE_RATE_MAX) {
+            throw new io.stockguard.platform.InvalidRequestException("ratePerSecond", "must be between 1 and "
+                    + SkuGuards.THROTTLE_RATE_MAX);
+        }
+        return ratePerSecond;
     }
 
     private String confirm(Model model, ConfirmPage page) {
