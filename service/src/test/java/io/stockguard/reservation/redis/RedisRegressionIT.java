@@ -31,8 +31,10 @@ class RedisRegressionIT {
         try (RedisServer master = RedisServer.start();
                 RedisServer replica = RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(master.port()));
                 TcpProxy proxy = TcpProxy.to(master.port());
+                // The hot path's own detection is under test here; the probe, which would freeze the
+                // SKU on the same regression, is tested in ReconciliationIT.
                 RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
-                        proxy.uri(), false, Map.of());
+                        proxy.uri(), false, Map.of("stockguard.reconciliation.enabled", "false"));
                 HotStoreChecks hot = HotStoreChecks.standalone(replica.uri())) {
             StockGuardClient client = service.client();
             String sku = Ids.sku("regression");
