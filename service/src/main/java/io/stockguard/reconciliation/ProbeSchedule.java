@@ -1,5 +1,6 @@
 package io.stockguard.reconciliation;
 
+import io.stockguard.platform.DutyLeases;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +22,9 @@ import org.springframework.stereotype.Component;
  * watch list) every {@code hot-interval}; a SKU at WARN or above every {@code elevated-interval};
  * every SKU, page by page, on the slow sweep, which also checks the ledger's own invariant. One
  * thread of its own, at most {@code probes-per-tick-max} SKUs per tick: the probe can fall behind,
- * it cannot pile up, and it never runs on a request thread.
+ * it cannot pile up, and it never runs on a request thread. Among instances sharing a database,
+ * one holds the schedule's lease and probes; the others stand by (one alert and one audit row per
+ * finding, not one per instance) and take over when its lease expires.
  */
 @Component
 class ProbeSchedule implements SmartLifecycle {
@@ -30,8 +33,10 @@ class ProbeSchedule implements SmartLifecycle {
     /** A SKU not among the busiest for this many looks (and in step) leaves the hot set. */
     private static final int LOOKS_BEFORE_COOLING = 3;
     private static final int PRUNE_BATCH = 5_000;
+    static final String DUTY = "reconciliation-probe";
 
     private final DriftProbe probe;
+    private final DutyLeases leases;
     private final LedgerSide ledger;
     private final Readings readings;
     private final ReconciliationProperties settings;
@@ -44,6 +49,7 @@ class ProbeSchedule implements SmartLifecycle {
     private Instant nextPrune = Instant.EPOCH;
     private String sweepAfter;
     private volatile SweepCost lastSweep;
+    private volatile boolean holdsLease;
 
     /** A hot SKU: when it is next due, and the look at which it was last among the busiest. */
     private static final class Hot {
@@ -67,9 +73,10 @@ class ProbeSchedule implements SmartLifecycle {
 
     private long looks;
 
-    ProbeSchedule(DriftProbe probe, LedgerSide ledger, Readings readings, ReconciliationProperties settings,
-            Clock clock) {
+    ProbeSchedule(DriftProbe probe, DutyLeases leases, LedgerSide ledger, Readings readings,
+            ReconciliationProperties settings, Clock clock) {
         this.probe = probe;
+        this.leases = leases;
         this.ledger = ledger;
         this.readings = readings;
         this.settings = settings;
@@ -80,8 +87,24 @@ class ProbeSchedule implements SmartLifecycle {
         return lastSweep;
     }
 
+    /** Whether this instance holds the schedule's lease (and so is the one probing). */
+    boolean holdsLease() {
+        return holdsLease;
+    }
+
     /** One pass of the schedule; the thread calls it every tick (tests may call it directly). */
     synchronized void tick() {
+        boolean held = leases.hold(DUTY, settings.lease());
+        if (held != holdsLease) {
+            log.info(held ? "this instance now runs the reconciliation probe ({})"
+                    : "another instance runs the reconciliation probe now; {} stands by", leases.holder());
+            holdsLease = held;
+            // A new holder starts from now: what the last one saw since its last look is not replayed.
+            lastEventId = -1;
+        }
+        if (!held) {
+            return;
+        }
         Instant now = clock.instant();
         if (!now.isBefore(nextLook)) {
             lookForHotSkus(now);
@@ -183,6 +206,14 @@ class ProbeSchedule implements SmartLifecycle {
         if (thread != null) {
             thread.shutdownNow();
             thread = null;
+            if (holdsLease) {
+                try {
+                    leases.release(DUTY);
+                } catch (RuntimeException e) {
+                    log.debug("could not give the probe's lease back; it expires by itself: {}", e.toString());
+                }
+                holdsLease = false;
+            }
         }
     }
 

@@ -15,7 +15,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The reconciliation probe ({@code stockguard.reconciliation.*}).
  *
- * @param enabled whether the probe runs on this instance
+ * @param enabled whether the probe may run on this instance
+ * @param lease the probe's schedule runs on one instance at a time (a lease in the database); when
+ *     that instance dies, another takes over after this long
  * @param hotInterval how often a hot or watched SKU is probed
  * @param elevatedInterval how often a SKU at WARN or above is probed
  * @param hotSkus how many of the busiest SKUs (by journal events since the last look) count as hot
@@ -35,6 +37,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("stockguard.reconciliation")
 public record ReconciliationProperties(
         @DefaultValue("true") boolean enabled,
+        @NotNull @DefaultValue("15s") Duration lease,
         @NotNull @DefaultValue("30s") Duration hotInterval,
         @NotNull @DefaultValue("10s") Duration elevatedInterval,
         @Min(0) @Max(10_000) @DefaultValue("100") int hotSkus,
@@ -55,6 +58,7 @@ public record ReconciliationProperties(
         requireBetween("hot-interval", hotInterval, tick, Duration.ofHours(1));
         requireBetween("elevated-interval", elevatedInterval, tick, hotInterval);
         requireBetween("sweep-interval", sweepInterval, tick, Duration.ofHours(1));
+        requireBetween("lease", lease, tick == null ? null : tick.multipliedBy(3), Duration.ofMinutes(10));
         requireBetween("keep-readings", keepReadings, Duration.ofHours(1), Duration.ofDays(400));
     }
 

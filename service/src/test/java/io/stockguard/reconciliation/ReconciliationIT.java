@@ -170,7 +170,17 @@ class ReconciliationIT {
                     + "LIMIT 2", String.class, throttled);
             assertThat(kinds).as("the two readings that lifted the throttle").containsOnly("IN_STEP");
             assertThat(one.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE target = ? AND action = 'THROTTLE' "
-                    + "AND actor = 'system:reconciliation-probe'", Integer.class, "sku:" + throttled)).isPositive();
+                    + "AND actor = 'system:reconciliation-probe'", Integer.class, "sku:" + throttled))
+                    .as("one instance probes, so one throttle, not one per instance").isEqualTo(1);
+
+            // The instance holding the probe's lease goes away: the other takes the probe over.
+            ProbeSchedule first = one.bean(ProbeSchedule.class);
+            ProbeSchedule second = two.bean(ProbeSchedule.class);
+            assertThat(first.holdsLease() ^ second.holdsLease()).as("exactly one instance probes").isTrue();
+            RunningService holder = first.holdsLease() ? one : two;
+            ProbeSchedule standby = first.holdsLease() ? second : first;
+            holder.close();
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(standby::holdsLease);
         }
     }
 
@@ -207,11 +217,11 @@ class ReconciliationIT {
         }
     }
 
-    @Test
-    void theDatabaseTierChecksItsLedgerAndWatchesSafetyStock() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(TestDatabase.Kind.class)
+    void theDatabaseTierChecksItsLedgerAndWatchesSafetyStock(TestDatabase.Kind kind) {
         String sku = Ids.sku("ledger");
-        try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
-                fastProbe(sku))) {
+        try (RunningService service = RunningService.start(TestDatabase.fresh(kind), fastProbe(sku))) {
             List<SafetyStockLow> low = service.collect(SafetyStockLow.class);
             List<DriftDetected> drifts = service.collect(DriftDetected.class);
             StockGuardClient client = service.client();
@@ -237,6 +247,8 @@ class ReconciliationIT {
             assertThat(((Number) found.get("drift_units")).longValue()).isEqualTo(5);
             assertThat(drifts).anyMatch(d -> d.reading().kind() == ReadingKind.LEDGER_MISMATCH
                     && d.reading().units() == 5 && "FROZEN".equals(d.modeAfter()));
+            assertThat(service.bean(Readings.class).prune(java.time.Instant.now().plusSeconds(1), 1_000))
+                    .as("readings pruned by age, in one bounded batch").isPositive();
             StockGuardClient.Response heal = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
                     StockGuardClient.object("reason", "try"));
             assertThat(heal.status()).isEqualTo(409);

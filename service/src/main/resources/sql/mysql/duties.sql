@@ -1,0 +1,2 @@
+-- name: create
+INSERT IGNORE INTO duty_lease (duty, holder, expires_at) VALUES (?, ?, ?);
