@@ -84,7 +84,16 @@ class AlertTriggers {
      */
     @EventListener
     void on(SkuModeChanged change) {
-        if (change.before() == change.after() || change.actor() == null || change.actor().startsWith("system:")) {
+        if (change.before() == change.after() || change.actor() == null) {
+            return;
+        }
+        if (change.actor().startsWith("system:")) {
+            // The probe's own escalations came with their drift alert; its lifting of a throttle
+            // did not, and the people who were told of the throttle should hear it is over.
+            if (change.after() == io.stockguard.stock.SkuMode.NORMAL) {
+                alerts.raise(Alert.of(AlertLevel.INFO, "sku-mode-restored", change.skuId(),
+                        "SKU " + change.skuId() + " sells normally again", change.reason(), change.at()));
+            }
             return;
         }
         alerts.raise(Alert.of(AlertLevel.INFO, "sku-mode", change.skuId(),

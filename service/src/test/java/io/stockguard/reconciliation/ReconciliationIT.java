@@ -172,6 +172,10 @@ class ReconciliationIT {
             assertThat(one.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE target = ? AND action = 'THROTTLE' "
                     + "AND actor = 'system:reconciliation-probe'", Integer.class, "sku:" + throttled))
                     .as("one instance probes, so one throttle, not one per instance").isEqualTo(1);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> alerted(one, throttled, "THROTTLE", "drift-drift")
+                            && alerted(one, throttled, "INFO", "sku-mode-restored"));
+            assertThat(alerted(one, warned, "WARN", "drift-drift")).as("the 0.7 %% warning reached the feed").isTrue();
 
             // The instance holding the probe's lease goes away: the other takes the probe over.
             ProbeSchedule first = one.bean(ProbeSchedule.class);
