@@ -39,9 +39,21 @@ if existing then
   if state == 'EXPIRED' then return {'EXPIRED'} end
 end
 if mode == 'FROZEN' then return {'FROZEN'} end
+local backlog = redis.call('XLEN', outbox)
+if backlog >= outboxMax then return {'BACKLOG', backlog} end
+
+local available, total = {}, 0
+for i = 0, n - 1 do
+  available[i] = tonumber(redis.call('HGET', buckets, i .. ':a') or '0')
+  total = total + available[i]
+end
+if total < qty then return {'SHORT', total} end
+
 if mode == 'THROTTLED' then
   -- One token bucket per SKU in the hot store, so the rate holds for all instances together.
-  -- Time comes from the caller; a clock behind the last refill adds nothing rather than going back.
+  -- Only a reservation that will succeed takes a token (sold-out and backlog refusals are cheap).
+  -- Time comes from the caller; a clock behind the last refill adds nothing rather than going back,
+  -- and one ahead starves the others a little: the error is on the side of selling less.
   local rate = tonumber(redis.call('HGET', meta, 'rate') or '0')
   if rate > 0 then
     local t = redis.call('HMGET', meta, 'tk', 'ts')
@@ -55,16 +67,6 @@ if mode == 'THROTTLED' then
     redis.call('HSET', meta, 'tk', tostring(tokens - 1), 'ts', stamp)
   end
 end
-local backlog = redis.call('XLEN', outbox)
-if backlog >= outboxMax then return {'BACKLOG', backlog} end
-
-local available, total = {}, 0
-for i = 0, n - 1 do
-  available[i] = tonumber(redis.call('HGET', buckets, i .. ':a') or '0')
-  total = total + available[i]
-end
-if total < qty then return {'SHORT', total} end
-
 local result = {'OK', home, tonumber(epoch)}
 local function emit(b, op, q, da, dr, ds, request)
   if da ~= 0 then redis.call('HINCRBY', buckets, b .. ':a', da) end

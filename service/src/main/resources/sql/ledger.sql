@@ -43,12 +43,12 @@ UPDATE stock_bucket SET mode = ? WHERE sku_id = ?;
 SELECT bucket_count FROM sku WHERE sku_id = ?;
 
 -- name: sku
-SELECT sku_id, bucket_count, safety_stock, mode, mode_reason, mode_changed_by, mode_changed_at
+SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at
 FROM sku
 WHERE sku_id = ?;
 
 -- name: lockSku
-SELECT sku_id, bucket_count, safety_stock, mode, mode_reason, mode_changed_by, mode_changed_at
+SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at
 FROM sku
 WHERE sku_id = ?
 FOR UPDATE;

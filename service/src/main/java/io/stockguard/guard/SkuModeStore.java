@@ -20,6 +20,12 @@ public interface SkuModeStore {
             Instant at);
 
     /**
+     * The SKU's mode, read under the SKU's lock inside the caller's transaction (so that a change
+     * made after it in the same transaction acts on what it read); empty when the SKU does not exist.
+     */
+    Optional<ModeState> lockMode(SkuId skuId);
+
+    /**
      * Whether THROTTLED is enforced. The hot store enforces it cluster-wide inside the reserve
      * script; the database ledger does not, so a throttle there would be a promise not kept.
      */

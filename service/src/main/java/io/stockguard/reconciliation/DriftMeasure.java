@@ -54,6 +54,22 @@ final class DriftMeasure {
                 : ReadingKind.DRIFT, differing.isEmpty() ? "in step" : String.join(", ", differing), levels, at);
     }
 
+    /**
+     * The hot store does not have the SKU. Before it was ever loaded that is normal; but when the
+     * database has applied changes the hot store made in its current epoch, the hot store lost the
+     * SKU (a flush, a failover to an empty replica): a regression, whatever it sells next.
+     */
+    static Reading missing(LedgerSide.SkuState database, Instant at) {
+        boolean servedInThisEpoch = database.hotEpoch() > 0 && database.buckets().stream()
+                .anyMatch(b -> b.appliedEpoch() == database.hotEpoch() && b.appliedSeq() > 0);
+        if (servedInThisEpoch) {
+            return new Reading(database.skuId(), at, ReadingKind.REGRESSION, DriftLevel.FREEZE, 0, 0, database.total(), 0,
+                    "the hot store lost the SKU: the database applied its changes of epoch " + database.hotEpoch()
+                            + ", and the hot store no longer has it");
+        }
+        return Reading.of(database.skuId(), at, ReadingKind.NOT_LOADED, "not in the hot store yet");
+    }
+
     /** The database tier's check: counters against the sums of the journal, per bucket. */
     static Reading ledger(LedgerSide.SkuState database, List<LedgerSide.BucketMismatch> mismatches,
             ReconciliationProperties.Levels levels, Instant at) {

@@ -6,12 +6,16 @@ import io.stockguard.platform.Actor;
 import io.stockguard.platform.TraceId;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.stock.SkuId;
+import io.stockguard.stock.SkuMode;
+import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,7 +40,15 @@ public class DriftProbe {
     private final ObjectProvider<HotStore> hotStore;
     private final Readings readings;
     private final SkuGuards guards;
-    private final Healing healing;
+    private final Healing heals;
+    /** SKUs being auto-healed now, so a second reading does not queue a second heal. */
+    private final Set<SkuId> healing = ConcurrentHashMap.newKeySet();
+    private final ExecutorService healer = Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "stockguard-auto-heal");
+                t.setDaemon(true);
+                return t;
+            });
     private final ApplicationEventPublisher events;
     private final ReconciliationProperties settings;
     private final DriftMetrics metrics;
@@ -50,7 +62,7 @@ public class DriftProbe {
         this.hotStore = hotStore;
         this.readings = readings;
         this.guards = guards;
-        this.healing = healing;
+        this.heals = healing;
         this.events = events;
         this.settings = settings;
         this.metrics = new DriftMetrics(meters);
@@ -83,15 +95,14 @@ public class DriftProbe {
         return Optional.of(reading);
     }
 
+    /**
+     * The ledger check first when asked (a database whose counters its journal does not explain is
+     * the more precise finding: the same hand edit also shows as hot-store drift of the opposite
+     * sign), then hot store against database.
+     */
     private Reading measure(LedgerSide.SkuState state, boolean checkLedger) {
         Instant at = clock.instant();
         HotStore hot = hotStore.getIfAvailable();
-        if (hot != null && state.hotValid()) {
-            Reading reading = hotReading(hot, state, at);
-            if (reading.kind() != ReadingKind.IN_STEP || !checkLedger) {
-                return reading;
-            }
-        }
         if (hot == null || checkLedger) {
             Reading ledgerReading = DriftMeasure.ledger(state, ledger.ledgerMismatches(state.skuId()), settings.levels(),
                     at);
@@ -99,8 +110,11 @@ public class DriftProbe {
                 return ledgerReading;
             }
         }
-        return hot != null && state.hotValid() ? hotReading(hot, state, at) : Reading.of(state.skuId(), at,
-                ReadingKind.NOT_COMPARABLE, "the database path serves this SKU until it is rebuilt into the hot store");
+        if (!state.hotValid()) {
+            return Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE,
+                    "the database path serves this SKU until it is rebuilt into the hot store");
+        }
+        return hotReading(hot, state, at);
     }
 
     private Reading hotReading(HotStore hot, LedgerSide.SkuState state, Instant at) {
@@ -111,7 +125,7 @@ public class DriftProbe {
             return Reading.of(state.skuId(), at, ReadingKind.UNREACHABLE, "the hot store did not answer: " + e.getMessage());
         }
         return snapshot.map(s -> DriftMeasure.hotStore(state, s, settings.levels(), at))
-                .orElseGet(() -> Reading.of(state.skuId(), at, ReadingKind.NOT_LOADED, "not in the hot store yet"));
+                .orElseGet(() -> DriftMeasure.missing(state, at));
     }
 
     private void respond(LedgerSide.SkuState state, Reading reading) {
@@ -119,36 +133,72 @@ public class DriftProbe {
             String modeAfter = escalate(state, reading);
             log.warn("SKU {}: {} of {} units ({}%), level {}: {}; mode now {}", reading.skuId(), reading.kind(),
                     reading.units(), String.format("%.2f", reading.percent()), reading.level(), reading.detail(), modeAfter);
+            // Told before any heal starts: a heal that fails must not swallow the alert.
             events.publishEvent(new DriftDetected(reading, modeAfter));
+            if (settings.autoHeal() && "FROZEN".equals(modeAfter) && reading.kind() != ReadingKind.LEDGER_MISMATCH) {
+                healInBackground(reading);
+            }
         } else if (reading.kind() == ReadingKind.IN_STEP && "THROTTLED".equals(state.mode())
                 && PROBE.toString().equals(state.modeChangedBy()) && clean(reading.skuId())) {
-            guards.unfreeze(reading.skuId(), "reconciliation probe: " + settings.cleanProbesToClear()
-                    + " clean probes in a row, the throttle it set is lifted", PROBE, TraceId.random());
+            guards.restoreIfStillOwn(reading.skuId(), SkuMode.THROTTLED, SkuMode.NORMAL, 0, "reconciliation probe: "
+                    + settings.cleanProbesToClear() + " clean probes in a row, the throttle it set is lifted", PROBE,
+                    TraceId.random());
         } else if (reading.kind().wrong()) {
             log.info("SKU {}: {} of {} units ({}%), under the warn level: {}", reading.skuId(), reading.kind(),
                     reading.units(), String.format("%.3f", reading.percent()), reading.detail());
         }
     }
 
-    /** Raises the SKU's mode to what the level asks (never lowers it); returns the mode it is left in. */
+    /**
+     * Raises the SKU's mode to what the level asks, never lowering it and never acting on a mode
+     * changed since the reading (the guard decides under the SKU's lock); returns the mode it is in.
+     */
     private String escalate(LedgerSide.SkuState state, Reading reading) {
         String why = "reconciliation probe: " + reading.kind() + " " + (reading.units() > 0 ? "+" : "") + reading.units()
                 + " units (" + String.format("%.2f", reading.percent()) + "% of " + reading.total() + "); "
                 + reading.detail();
         why = why.length() > 480 ? why.substring(0, 479) + "…" : why;
-        if (reading.level() == DriftLevel.FREEZE && !"FROZEN".equals(state.mode())) {
-            guards.freeze(reading.skuId(), why, PROBE, TraceId.random());
-            if (settings.autoHeal()) {
-                healing.heal(reading.skuId(), "auto-heal after: " + why, true, PROBE, TraceId.random());
-                return "NORMAL";
+        SkuMode target = reading.level() == DriftLevel.FREEZE ? SkuMode.FROZEN
+                : reading.level() == DriftLevel.THROTTLE ? SkuMode.THROTTLED : null;
+        if (target != null) {
+            guards.escalate(reading.skuId(), target, settings.throttleRatePerSecond(), why, PROBE, TraceId.random());
+        }
+        return guards.mode(reading.skuId()).map(m -> m.mode().name()).orElse(state.mode());
+    }
+
+    /**
+     * Auto-heal runs on its own thread, one SKU at a time: a heal waits for the journal and the
+     * takeover delay (seconds), which the probe's schedule must not wait for.
+     */
+    private void healInBackground(Reading reading) {
+        if (!healing.add(reading.skuId())) {
+            return;
+        }
+        healer.execute(() -> {
+            try {
+                Healing.Healed healed = autoHeal(reading);
+                log.warn("SKU {} auto-healed: drift {} before, {} after ({}); mode {}", reading.skuId(),
+                        healed.before().units(), healed.after().units(), healed.after().kind(), healed.mode());
+            } catch (RuntimeException e) {
+                log.error("auto-heal of SKU {} failed; it stays frozen for a person: {}", reading.skuId(), e.toString());
+                events.publishEvent(new DriftDetected(new Reading(reading.skuId(), clock.instant(), reading.kind(),
+                        DriftLevel.FREEZE, reading.units(), reading.percent(), reading.total(), reading.inFlight(),
+                        "auto-heal failed (" + e.getMessage() + "); the SKU stays frozen: " + reading.detail()),
+                        "FROZEN"));
+            } finally {
+                healing.remove(reading.skuId());
             }
-            return "FROZEN";
-        }
-        if (reading.level() == DriftLevel.THROTTLE && "NORMAL".equals(state.mode()) && guards.canThrottle()) {
-            guards.throttle(reading.skuId(), settings.throttleRatePerSecond(), why, PROBE, TraceId.random());
-            return "THROTTLED";
-        }
-        return state.mode();
+        });
+    }
+
+    private Healing.Healed autoHeal(Reading reading) {
+        return heals.heal(reading.skuId(), "auto-heal after " + reading.kind() + " " + reading.units() + " units",
+                true, PROBE, TraceId.random());
+    }
+
+    @PreDestroy
+    void stopHealing() {
+        healer.shutdownNow();
     }
 
     /** The last {@code cleanProbesToClear} readings (this one included, kept while throttled) were in step. */

@@ -1,6 +1,7 @@
 package io.stockguard.reconciliation;
 
 import io.stockguard.audit.AuditLog;
+import io.stockguard.guard.ModeState;
 import io.stockguard.guard.SkuGuards;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.ApiProblemException;
@@ -9,6 +10,7 @@ import io.stockguard.platform.ProblemCode;
 import io.stockguard.platform.TraceId;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.stock.SkuId;
+import io.stockguard.stock.SkuMode;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,11 +33,13 @@ public class Healing {
     private final SkuGuards guards;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final Readings readings;
     private final ReconciliationProperties settings;
     private final Clock clock;
 
     Healing(LedgerSide ledger, ObjectProvider<HotStore> hotStore, SkuGuards guards, AuditLog audit,
-            TransactionTemplate transactions, ReconciliationProperties settings, Clock clock) {
+            TransactionTemplate transactions, Readings readings, ReconciliationProperties settings, Clock clock) {
+        this.readings = readings;
         this.ledger = ledger;
         this.hotStore = hotStore;
         this.guards = guards;
@@ -46,7 +50,8 @@ public class Healing {
     }
 
     /** What a heal did: the readings before and after, whether the hot store was rebased, the mode left. */
-    public record Healed(SkuId skuId, Reading before, Reading after, boolean rebased, String mode) {
+    /** @param ledgerSound the database's counters match its journal (a heal never unfreezes onto a broken ledger) */
+    public record Healed(SkuId skuId, Reading before, Reading after, boolean rebased, String mode, boolean ledgerSound) {
     }
 
     public Healed heal(SkuId sku, String reason, boolean unfreeze, Actor actor, TraceId traceId) {
@@ -57,22 +62,58 @@ public class Healing {
                     + "database is the only ledger. A ledger mismatch needs a person to correct the counters (adjust).",
                     Map.of("skuId", sku.value()));
         }
-        Reading before = reading(sku, hot);
-        LedgerSide.SkuState state = ledger.state(sku).orElseThrow();
-        if (!"FROZEN".equals(state.mode())) {
-            guards.freeze(sku, "heal: " + why, actor, traceId);
+        ModeState found = guards.mode(sku).orElseThrow(() -> unknown(sku));
+        Reading before;
+        HotStore.Rebuilt rebuilt;
+        Reading after;
+        try {
+            before = reading(sku, hot);
+            if (found.mode() != SkuMode.FROZEN) {
+                guards.freeze(sku, "heal: " + why, actor, traceId);
+            }
+            rebuilt = hot.rebuild(sku, "heal: " + why, new Caller(actor, traceId));
+            after = reading(sku, hot);
+        } catch (ApiProblemException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Redis or the database failed mid-way: the SKU stays frozen (selling nothing is safe).
+            transactions.executeWithoutResult(tx -> audit.record(actor, "HEAL", "sku:" + sku, why, null,
+                    Map.of("failed", String.valueOf(e.getMessage()), "mode", "FROZEN"), traceId));
+            throw new ApiProblemException(ProblemCode.UNAVAILABLE, "The heal of " + sku + " could not finish ("
+                    + e.getMessage() + "); the SKU stays frozen. Retry when Redis and the database answer.",
+                    Map.of("skuId", sku.value()));
         }
-        HotStore.Rebuilt rebuilt = hot.rebuild(sku, "heal: " + why, new Caller(actor, traceId));
-        Reading after = reading(sku, hot);
+        readings.add(before);
+        readings.add(after);
+        boolean ledgerSound = ledger.ledgerMismatches(sku).stream().allMatch(LedgerSide.BucketMismatch::sound);
         String mode = "FROZEN";
-        if (unfreeze && rebuilt.rebuilt() && after.kind() == ReadingKind.IN_STEP) {
-            guards.unfreeze(sku, "healed: " + why, actor, traceId);
-            mode = "NORMAL";
+        if (unfreeze && rebuilt.rebuilt() && after.kind() == ReadingKind.IN_STEP && ledgerSound) {
+            mode = giveBack(sku, found, why, actor, traceId);
         }
-        Healed healed = new Healed(sku, before, after, rebuilt.rebuilt(), mode);
+        Healed healed = new Healed(sku, before, after, rebuilt.rebuilt(), mode, ledgerSound);
         transactions.executeWithoutResult(tx -> audit.record(actor, "HEAL", "sku:" + sku, why, summary(before),
                 summary(after, healed), traceId));
         return healed;
+    }
+
+    /**
+     * Gives back the mode the SKU had before the heal: a person's throttle stands, everything else
+     * sells normally. A freeze someone else set during the heal stands too.
+     */
+    private String giveBack(SkuId sku, ModeState found, String why, Actor actor, TraceId traceId) {
+        boolean personsThrottle = found.mode() == SkuMode.THROTTLED && !DriftProbe.PROBE.toString().equals(found.changedBy());
+        SkuMode target = personsThrottle ? SkuMode.THROTTLED : SkuMode.NORMAL;
+        if (found.mode() == SkuMode.FROZEN) {
+            guards.unfreeze(sku, "healed: " + why, actor, traceId);
+        } else {
+            guards.restoreIfStillOwn(sku, SkuMode.FROZEN, target, found.throttleRate(), "healed: " + why, actor, traceId);
+        }
+        return guards.mode(sku).map(m -> m.mode().name()).orElse("FROZEN");
+    }
+
+    private static ApiProblemException unknown(SkuId sku) {
+        return new ApiProblemException(ProblemCode.UNKNOWN_SKU, "SKU " + sku + " does not exist",
+                Map.of("skuId", sku.value()));
     }
 
     private Reading reading(SkuId sku, HotStore hot) {
@@ -100,6 +141,7 @@ public class Healing {
         Map<String, Object> summary = summary(reading);
         summary.put("rebased", healed.rebased());
         summary.put("mode", healed.mode());
+        summary.put("ledgerSound", healed.ledgerSound());
         return summary;
     }
 }

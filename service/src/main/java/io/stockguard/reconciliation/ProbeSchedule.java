@@ -50,12 +50,15 @@ class ProbeSchedule implements SmartLifecycle {
     private String sweepAfter;
     private volatile SweepCost lastSweep;
     private volatile boolean holdsLease;
+    private long leaseRenewedNanos;
 
     /** A hot SKU: when it is next due, and the look at which it was last among the busiest. */
     private static final class Hot {
         Instant due;
         long lastBusyLook;
         boolean elevated;
+        /** Clean readings since it was last elevated: it stays on the fast cadence until it has enough. */
+        int cleanSince;
 
         Hot(Instant due, long look) {
             this.due = due;
@@ -95,6 +98,7 @@ class ProbeSchedule implements SmartLifecycle {
     /** One pass of the schedule; the thread calls it every tick (tests may call it directly). */
     synchronized void tick() {
         boolean held = leases.hold(DUTY, settings.lease());
+        leaseRenewedNanos = System.nanoTime();
         if (held != holdsLease) {
             log.info(held ? "this instance now runs the reconciliation probe ({})"
                     : "another instance runs the reconciliation probe now; {} stands by", leases.holder());
@@ -153,9 +157,12 @@ class ProbeSchedule implements SmartLifecycle {
                 continue;
             }
             probed++;
+            if (!renewLease()) {
+                return;
+            }
             try {
                 Reading reading = probe.probe(entry.getKey(), false, true).orElse(null);
-                state.elevated = reading != null && (reading.level().atLeast(DriftLevel.WARN) || reading.kind().wrong());
+                observe(state, reading);
             } catch (RuntimeException e) {
                 log.warn("probing SKU {} failed: {}", entry.getKey(), e.toString());
             }
@@ -163,13 +170,51 @@ class ProbeSchedule implements SmartLifecycle {
         }
     }
 
+    /**
+     * A SKU found wrong is probed on the fast cadence until {@code clean-probes-to-clear} clean
+     * readings in a row, so the probe's own throttle is lifted in seconds, not after a full sweep.
+     */
+    private void observe(Hot state, Reading reading) {
+        boolean wrong = reading != null && (reading.level().atLeast(DriftLevel.WARN) || reading.kind().wrong());
+        if (wrong) {
+            state.elevated = true;
+            state.cleanSince = 0;
+        } else if (state.elevated && ++state.cleanSince >= settings.cleanProbesToClear()) {
+            state.elevated = false;
+        }
+    }
+
+    /**
+     * Renews the lease once a third of it has passed. A tick can be long (a sweep page, a slow hot
+     * store), and a lease renewed only at its start could expire under it, letting a second
+     * instance probe too. False when the lease was lost: the tick stops.
+     */
+    private boolean renewLease() {
+        long now = System.nanoTime();
+        if (now - leaseRenewedNanos < settings.lease().toNanos() / 3) {
+            return true;
+        }
+        holdsLease = leases.hold(DUTY, settings.lease());
+        leaseRenewedNanos = now;
+        return holdsLease;
+    }
+
     private void sweep() {
         long started = System.nanoTime();
         List<SkuId> page = ledger.page(sweepAfter, settings.sweepBatch());
         sweepAfter = page.size() < settings.sweepBatch() ? null : page.get(page.size() - 1).value();
         for (SkuId sku : page) {
+            if (!renewLease()) {
+                return;
+            }
             try {
-                probe.probe(sku, true, false);
+                Reading reading = probe.probe(sku, true, false).orElse(null);
+                if (reading != null && (reading.level().atLeast(DriftLevel.WARN) || reading.kind().wrong())) {
+                    // Found by the sweep: from now on on the fast cadence like a hot SKU.
+                    Hot entry = hot.computeIfAbsent(sku, s -> new Hot(clock.instant(), looks));
+                    observe(entry, reading);
+                    entry.due = clock.instant().plus(settings.elevatedInterval());
+                }
             } catch (RuntimeException e) {
                 log.warn("sweeping SKU {} failed: {}", sku, e.toString());
             }

@@ -5,3 +5,6 @@ CREATE TABLE duty_lease (
     holder     VARCHAR(200) NOT NULL,
     expires_at DATETIME(6)  NOT NULL
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- A THROTTLED SKU without a rate would sell without limit: refused by the database itself.
+ALTER TABLE sku ADD CONSTRAINT sku_throttle_has_rate CHECK (mode <> 'THROTTLED' OR throttle_rate > 0);

@@ -3,13 +3,13 @@ package io.stockguard.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.testing.ConsolePeople;
-import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.ConsoleSession.Page;
+import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
-import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
+import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.testing.ConsolePeople;
 import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.RunningService;
-import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 

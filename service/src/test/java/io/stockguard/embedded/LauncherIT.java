@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.ConsoleSession;
-import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
+import io.stockguard.testing.StockGuardClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;

@@ -85,6 +85,27 @@ class DriftMeasureTest {
     }
 
     @Test
+    void aHotStoreThatLostARebuildIsARegression() {
+        // The database applied changes of epoch 3; the hot store came back at epoch 2.
+        HotStore.Snapshot hot = new HotStore.Snapshot(SKU, 2, "NORMAL", 0, List.of(
+                new HotStore.HotBucket(0, 400, 0, 100, -100, 500), new HotStore.HotBucket(1, 500, 0, 0, 0, 0)));
+        assertThat(DriftMeasure.hotStore(database(100), hot, LEVELS, AT).kind()).isEqualTo(ReadingKind.REGRESSION);
+    }
+
+    @Test
+    void aSkuTheHotStoreLostEntirelyIsARegressionButOneNeverServedIsNot() {
+        assertThat(DriftMeasure.missing(database(100), AT).kind()).isEqualTo(ReadingKind.REGRESSION);
+        assertThat(DriftMeasure.missing(database(0), AT).kind()).isEqualTo(ReadingKind.NOT_LOADED);
+    }
+
+    @Test
+    void differentBucketCountsAreNotCompared() {
+        HotStore.Snapshot hot = new HotStore.Snapshot(SKU, 3, "NORMAL", 0, List.of(
+                new HotStore.HotBucket(0, 900, 0, 100, -100, 100)));
+        assertThat(DriftMeasure.hotStore(database(100), hot, LEVELS, AT).kind()).isEqualTo(ReadingKind.NOT_COMPARABLE);
+    }
+
+    @Test
     void theLedgerCheckReportsCountersThatDisagreeWithTheJournal() {
         Reading reading = DriftMeasure.ledger(database(0), List.of(new LedgerSide.BucketMismatch(0, 5, 0, 0),
                 new LedgerSide.BucketMismatch(1, 0, 0, 0)), LEVELS, AT);

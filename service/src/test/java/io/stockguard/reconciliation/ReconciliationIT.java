@@ -99,6 +99,10 @@ class ReconciliationIT {
 
             StockGuardClient.Response refused = client.reserve(Ids.order("refused"), new StockGuardClient.Line(sku, 1));
             assertThat(refused.status()).isEqualTo(423);
+            StockGuardClient.Response throttleFrozen = service.admin().send("POST", "/api/v1/admin/skus/" + sku
+                    + "/throttle", StockGuardClient.object("ratePerSecond", 10, "reason", "would let it sell again"));
+            assertThat(throttleFrozen.status()).as("a throttle does not quietly unfreeze").isEqualTo(423);
+            assertThat(mode(service, sku)).isEqualTo("FROZEN");
             assertThat(refused.code()).isEqualTo("SKU_FROZEN");
             assertThat(client.cancel(held).status()).as("cancels still work while frozen").isEqualTo(200);
 
@@ -156,12 +160,15 @@ class ReconciliationIT {
             assertThat(load.count(429)).as("refused with 429 THROTTLED").isPositive();
             assertThat(accepted).as("accepted: at most the rate over the window plus one second's burst")
                     .isLessThanOrEqualTo((long) Math.ceil(20 * seconds) + 20);
-            StockGuardClient.Response refused = one.client().reserve(Ids.order("refused"),
-                    new StockGuardClient.Line(throttled, 1));
-            if (refused.status() == 429) {
-                assertThat(refused.code()).isEqualTo("THROTTLED");
-                assertThat(refused.raw().headers().firstValue("Retry-After")).isPresent();
-            }
+            // Sixty at once against 20/s with a one-second burst: some must be refused, each saying when to retry.
+            List<StockGuardClient.Response> burst = java.util.stream.IntStream.range(0, 60).mapToObj(i -> one.client()
+                    .reserve(Ids.order("burst"), new StockGuardClient.Line(throttled, 1))).toList();
+            List<StockGuardClient.Response> refusedInBurst = burst.stream().filter(r -> r.status() == 429).toList();
+            assertThat(refusedInBurst).isNotEmpty();
+            assertThat(refusedInBurst).allSatisfy(r -> {
+                assertThat(r.code()).isEqualTo("THROTTLED");
+                assertThat(r.raw().headers().firstValue("Retry-After")).hasValue("1");
+            });
 
             hot.redis().hincrby("sg:{" + throttled + "}:b", "0:a", -200);
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
@@ -261,6 +268,31 @@ class ReconciliationIT {
                     StockGuardClient.object("ratePerSecond", 10, "reason", "try"));
             assertThat(throttle.status()).isEqualTo(409);
             assertThat(throttle.code()).isEqualTo("THROTTLE_UNSUPPORTED");
+        }
+    }
+
+    @Test
+    void aHealDoesNotUnfreezeASkuWhoseDatabaseLedgerIsBroken() throws Exception {
+        String sku = Ids.sku("broken-ledger");
+        try (RedisServer redis = RedisServer.start();
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, fastProbe(sku))) {
+            service.client().putSku(sku, 100, 2);
+            assertThat(service.client().reserve(Ids.order("ok"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            // Counters edited by hand in the database: the journal no longer explains 5 units.
+            service.jdbc().update("UPDATE stock_bucket SET available = available + 5 WHERE sku_id = ? AND bucket = 0", sku);
+            StockGuardClient.Response probed = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/probe", null);
+            assertThat(probed.text("kind")).isEqualTo("LEDGER_MISMATCH");
+            assertThat(probed.number("driftUnits")).isEqualTo(5);
+            assertThat(mode(service, sku)).isEqualTo("FROZEN");
+
+            StockGuardClient.Response healed = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
+                    StockGuardClient.object("reason", "try to sell again", "unfreeze", true));
+            assertThat(healed.status()).isEqualTo(200);
+            assertThat(healed.body().at("/ledgerSound").asBoolean()).isFalse();
+            assertThat(healed.body().at("/mode").asText()).as("5 units the journal does not back stay unsold")
+                    .isEqualTo("FROZEN");
+            assertThat(mode(service, sku)).isEqualTo("FROZEN");
         }
     }
 

@@ -1,8 +1,7 @@
 package io.stockguard.testing;
 
-import io.stockguard.testkit.TestDatabase;
-
 import io.stockguard.StockGuardApplication;
+import io.stockguard.testkit.TestDatabase;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,14 +1,14 @@
 package io.stockguard.console.web;
 
-import io.stockguard.reconciliation.Healing;
-
-import io.stockguard.console.OperatorConsole;
 import io.stockguard.console.ConsoleViews;
+import io.stockguard.console.OperatorConsole;
 import io.stockguard.guard.SkuGuards;
 import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
+import io.stockguard.reconciliation.Healing;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.stock.SkuId;
 import jakarta.servlet.http.HttpServletRequest;
@@ -136,20 +136,24 @@ class SkuPageController {
     }
 
     @GetMapping("/{skuId}/throttle")
-    String confirmThrottle(@PathVariable String skuId, @RequestParam(required = false) Integer ratePerSecond,
+    String confirmThrottle(@PathVariable String skuId, @RequestParam(required = false) String ratePerSecond,
             Model model) {
         SkuId id = SkuId.of(skuId);
         requireExists(id);
+        if (!guards.canThrottle()) {
+            throw new ApiProblemException(ProblemCode.THROTTLE_UNSUPPORTED, "This tier cannot throttle a SKU: the "
+                    + "database ledger does not enforce a rate. Freeze it instead.");
+        }
         int rate = checkedRate(ratePerSecond);
         return confirm(model, new ConfirmPage("Throttle " + id + " to " + rate + "/s", "As soon as you confirm, all "
                 + "instances together accept at most " + rate + " new reservations of " + id + " per second; the "
                 + "rest get 429 THROTTLED with Retry-After. Unfreeze lifts it.", skuUrl(id) + "/throttle",
                 "Throttle " + id + " now", "", skuUrl(id), true, skuUrl(id),
-                java.util.Map.of("ratePerSecond", Integer.toString(rate))));
+                Map.of("ratePerSecond", Integer.toString(rate))));
     }
 
     @PostMapping("/{skuId}/throttle")
-    String throttle(@PathVariable String skuId, @RequestParam(required = false) Integer ratePerSecond,
+    String throttle(@PathVariable String skuId, @RequestParam(required = false) String ratePerSecond,
             @RequestParam(required = false) String reason, HttpServletRequest request, RedirectAttributes flash) {
         SkuId id = SkuId.of(skuId);
         int rate = checkedRate(ratePerSecond);
@@ -184,12 +188,19 @@ class SkuPageController {
         return "redirect:" + skuUrl(id);
     }
 
-    private static int checkedRate(Integer ratePerSecond) {
-        if (ratePerSecond == null || ratePerSecond < 1 || ratePerSecond > SkuGuards.THROTTLE_RATE_MAX) {
-            throw new io.stockguard.platform.InvalidRequestException("ratePerSecond", "must be between 1 and "
+    /** The rate as typed: a whole number of reservations per second, 1 to the guard's maximum. */
+    private static int checkedRate(String ratePerSecond) {
+        int rate;
+        try {
+            rate = ratePerSecond == null ? 0 : Integer.parseInt(ratePerSecond.strip());
+        } catch (NumberFormatException e) {
+            rate = 0;
+        }
+        if (rate < 1 || rate > SkuGuards.THROTTLE_RATE_MAX) {
+            throw new InvalidRequestException("ratePerSecond", "must be a whole number between 1 and "
                     + SkuGuards.THROTTLE_RATE_MAX);
         }
-        return ratePerSecond;
+        return rate;
     }
 
     private String confirm(Model model, ConfirmPage page) {

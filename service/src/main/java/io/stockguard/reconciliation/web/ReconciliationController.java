@@ -64,7 +64,8 @@ class ReconciliationController {
     record HealRequest(String reason, Boolean unfreeze) {
     }
 
-    record HealView(String skuId, ReadingView before, ReadingView after, boolean rebased, String mode) {
+    record HealView(String skuId, ReadingView before, ReadingView after, boolean rebased, String mode,
+            boolean ledgerSound) {
     }
 
     /** A reading as JSON: units signed, percent of the SKU's total. */
@@ -91,7 +92,7 @@ class ReconciliationController {
         Healing.Healed healed = healing.heal(id, body.reason(), Boolean.TRUE.equals(body.unfreeze()),
                 CurrentRequest.actor(), CurrentRequest.traceId(request));
         return new HealView(id.value(), ReadingView.of(healed.before()), ReadingView.of(healed.after()),
-                healed.rebased(), healed.mode());
+                healed.rebased(), healed.mode(), healed.ledgerSound());
     }
 
     private static int checked(int limit) {

@@ -17,8 +17,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /** The {@code sku} table, with a cache of bucket counts for the hot path. */
 final class SkuRows {
 
-    record Sku(SkuId skuId, int bucketCount, long safetyStock, SkuMode mode, String modeReason, String modeChangedBy,
-            Instant modeChangedAt) {
+    record Sku(SkuId skuId, int bucketCount, long safetyStock, SkuMode mode, int throttleRate, String modeReason,
+            String modeChangedBy, Instant modeChangedAt) {
     }
 
     private final JdbcTemplate jdbc;
@@ -83,7 +83,8 @@ final class SkuRows {
 
     private Sku sku(ResultSet rs) throws SQLException {
         return new Sku(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket_count"), rs.getLong("safety_stock"),
-                SkuMode.valueOf(rs.getString("mode")), rs.getString("mode_reason"), rs.getString("mode_changed_by"),
+                SkuMode.valueOf(rs.getString("mode")), rs.getInt("throttle_rate"), rs.getString("mode_reason"),
+                rs.getString("mode_changed_by"),
                 Timestamps.fromDatabase(rs, "mode_changed_at", dialect));
     }
 }

@@ -1,6 +1,7 @@
 package io.stockguard.reservation.jdbc;
 
 import io.stockguard.audit.AuditLog;
+import io.stockguard.guard.ModeState;
 import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.Journal;
@@ -8,6 +9,7 @@ import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.Timestamps;
 import io.stockguard.reservation.BucketView;
 import io.stockguard.reservation.Refusal;
@@ -17,7 +19,6 @@ import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import io.stockguard.stock.StockLimits;
-import io.stockguard.platform.InvalidRequestException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -209,6 +210,11 @@ final class StockAdministration implements SkuModeStore {
         audit.record(caller.actor(), action, target(before.skuId()), reason, summary(before), summary(after),
                 caller.traceId());
         return new StockChangeOutcome.Changed(before, after, false);
+    }
+
+    @Override
+    public Optional<ModeState> lockMode(SkuId skuId) {
+        return skus.lock(skuId).map(sku -> new ModeState(sku.mode(), sku.throttleRate(), sku.modeChangedBy()));
     }
 
     @Override

@@ -1,13 +1,17 @@
 package io.stockguard.reservation.redis;
 
+import io.stockguard.guard.ModeState;
 import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.guard.SkuModeStore;
 import io.stockguard.platform.Actor;
+import io.stockguard.platform.ApiProblemException;
+import io.stockguard.platform.ProblemCode;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -40,11 +44,23 @@ final class RedisModeStore implements SkuModeStore {
                 redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name(),
                         Integer.toString(throttleRatePerSecond)));
             } catch (RedisGateway.HotStoreUnavailable e) {
+                if (mode == SkuMode.THROTTLED) {
+                    // The database path that would take the SKU over enforces no rate: a throttle
+                    // accepted now would be a promise not kept. The caller's transaction rolls back.
+                    throw new ApiProblemException(ProblemCode.UNAVAILABLE, "Redis is unreachable, and only Redis "
+                            + "enforces a throttle: nothing was changed. Freeze the SKU instead, or retry when Redis "
+                            + "is back.", Map.of("skuId", skuId.value()));
+                }
                 source.markInvalid(skuId, at);
                 routing.servedByDatabase(List.of(skuId));
             }
         }
         return changed;
+    }
+
+    @Override
+    public Optional<ModeState> lockMode(SkuId skuId) {
+        return database.lockMode(skuId);
     }
 
     /** The reserve script enforces a THROTTLED SKU's rate for every instance at once. */

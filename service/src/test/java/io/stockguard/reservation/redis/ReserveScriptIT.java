@@ -123,6 +123,37 @@ class ReserveScriptIT {
     }
 
     @Test
+    void aThrottledSkuAcceptsItsRateRefillsWithTimeAndKeepsItAcrossAReload() {
+        SkuId sku = ScriptFixture.sku();
+        redis.load(sku, 100);
+        redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of("THROTTLED", "2"));
+        OrderId first = ScriptFixture.order();
+        assertThat(redis.reserveAt(sku, first, 1, 10_000).status()).as("a second's worth at once").isEqualTo("OK");
+        assertThat(redis.reserveAt(sku, ScriptFixture.order(), 1, 10_000).status()).isEqualTo("OK");
+        Reply refused = redis.reserveAt(sku, ScriptFixture.order(), 1, 10_000);
+        assertThat(refused.status()).isEqualTo("THROTTLED");
+        assertThat(refused.number(1)).as("milliseconds until the next token").isEqualTo(500);
+        assertThat(redis.field(sku, 0, 'a')).as("a refusal takes nothing").isEqualTo(98);
+        assertThat(redis.reserveAt(sku, first, 1, 10_000).status()).as("a retry takes no token").isEqualTo("ALREADY");
+
+        assertThat(redis.reserveAt(sku, ScriptFixture.order(), 1, 10_500).status()).as("refilled").isEqualTo("OK");
+        assertThat(redis.reserveAt(sku, ScriptFixture.order(), 1, 10_500).status()).isEqualTo("THROTTLED");
+        assertThat(redis.reserveAt(sku, ScriptFixture.order(), 1, 9_000).status())
+                .as("a clock behind the last refill adds nothing").isEqualTo("THROTTLED");
+        assertThat(redis.reserveAt(sku, ScriptFixture.order(), 500, 20_000).status())
+                .as("more than there is: refused as short, without a token").isEqualTo("SHORT");
+
+        // A load from the database brings the SKU's rate with it, as the last argument.
+        SkuId reloaded = ScriptFixture.sku();
+        assertThat(redis.run(Script.LOAD, List.of(Keys.meta(reloaded), Keys.buckets(reloaded), Keys.outbox(reloaded)),
+                List.of("REBASE", "1", "2", "THROTTLED", "50", "0", "0", "0", "3")).status()).isEqualTo("LOADED");
+        for (int i = 0; i < 3; i++) {
+            assertThat(redis.reserveAt(reloaded, ScriptFixture.order(), 1, 30_000).status()).isEqualTo("OK");
+        }
+        assertThat(redis.reserveAt(reloaded, ScriptFixture.order(), 1, 30_000).status()).isEqualTo("THROTTLED");
+    }
+
+    @Test
     void refusesWhenFrozenNotLoadedOrTheOutboxIsFull() {
         SkuId frozen = ScriptFixture.sku();
         redis.load(frozen, 5);

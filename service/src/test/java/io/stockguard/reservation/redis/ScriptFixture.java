@@ -64,6 +64,17 @@ final class ScriptFixture implements AutoCloseable {
         return run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments);
     }
 
+    /** A hold at a given time (epoch milliseconds), for the throttle's token bucket. */
+    Reply reserveAt(SkuId sku, OrderId order, int qty, long nowMillis) {
+        List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty), "0", "0",
+                Long.toString(nowMillis), Long.toString(nowMillis + 900_000), "fp-" + order, "", "test", "3600",
+                "100000"));
+        for (int i = 0; i < 40; i++) {
+            arguments.add(EventIds.next());
+        }
+        return run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments);
+    }
+
     Reply release(SkuId sku, OrderId order, String how, String... entries) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), how, "2000", "", "test", "3600",
                 EventIds.next()));
