@@ -8,6 +8,7 @@
 -- ARGV[1]  PREHEAT (only if absent) | REBASE (replace; the epoch must be newer)
 -- ARGV[2]  bucket count n   ARGV[3]  epoch   ARGV[4]  mode (NORMAL | THROTTLED | FROZEN)
 -- ARGV[5..] per bucket 0..n-1: available, reserved, sold, applied sum (4 values each)
+-- ARGV[5 + 4n] optional: reservations per second while THROTTLED (0 = none)
 -- Returns {'LOADED'} | {'PRESENT', epoch} (preheat of a loaded SKU) | {'STALE', epoch} (rebase
 --   with an epoch not newer than the loaded one) | {'OUTBOX', length} (changes not yet applied
 --   to the database: loading now would lose them from the hot store)
@@ -25,4 +26,9 @@ for i = 0, n - 1 do
     i .. ':j', ARGV[base + 3], i .. ':q', 0)
 end
 redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode)
+local rate = ARGV[5 + 4 * n]
+if rate then
+  redis.call('HSET', meta, 'rate', rate, 'tk', rate)
+  redis.call('HDEL', meta, 'ts')
+end
 return {'LOADED'}

@@ -3,7 +3,8 @@
 -- changed bucket's journal sum and sequence, and append every change to the SKU's outbox.
 --
 -- All keys of a SKU share the hash tag {<sku>}, so this script touches one slot.
--- KEYS[1]  sg:{sku}:m          meta hash: n (bucket count), epoch, mode
+-- KEYS[1]  sg:{sku}:m          meta hash: n (bucket count), epoch, mode, and while THROTTLED the
+--                              token bucket: rate (per second), tk tokens, ts last refill (ms)
 -- KEYS[2]  sg:{sku}:b          bucket hash: <i>:a available, <i>:r reserved, <i>:s sold,
 --                              <i>:j journaled sum of available deltas, <i>:q sequence
 -- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>"
@@ -18,7 +19,7 @@
 --   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
 --   and journaled sum after the change (the database checks R - J against its D - A); or
 --   {'ALREADY', bucket, state} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
---   {'EXPIRED'} | {'NOT_LOADED'} | {'BACKLOG', length}
+--   {'EXPIRED'} | {'NOT_LOADED'} | {'BACKLOG', length} | {'THROTTLED', retry after (milliseconds)}
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
@@ -38,6 +39,22 @@ if existing then
   if state == 'EXPIRED' then return {'EXPIRED'} end
 end
 if mode == 'FROZEN' then return {'FROZEN'} end
+if mode == 'THROTTLED' then
+  -- One token bucket per SKU in the hot store, so the rate holds for all instances together.
+  -- Time comes from the caller; a clock behind the last refill adds nothing rather than going back.
+  local rate = tonumber(redis.call('HGET', meta, 'rate') or '0')
+  if rate > 0 then
+    local t = redis.call('HMGET', meta, 'tk', 'ts')
+    local nowMs = tonumber(now)
+    local tokens, stamp = tonumber(t[1] or rate), tonumber(t[2] or nowMs)
+    if nowMs > stamp then
+      tokens = math.min(rate, tokens + (nowMs - stamp) * rate / 1000)
+      stamp = nowMs
+    end
+    if tokens < 1 then return {'THROTTLED', math.ceil((1 - tokens) * 1000 / rate)} end
+    redis.call('HSET', meta, 'tk', tostring(tokens - 1), 'ts', stamp)
+  end
+end
 local backlog = redis.call('XLEN', outbox)
 if backlog >= outboxMax then return {'BACKLOG', backlog} end
 

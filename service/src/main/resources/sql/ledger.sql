@@ -60,7 +60,7 @@ UPDATE sku SET safety_stock = ?, updated_at = ? WHERE sku_id = ?;
 UPDATE sku SET updated_at = ? WHERE sku_id = ?;
 
 -- name: setSkuMode
-UPDATE sku SET mode = ?, mode_reason = ?, mode_changed_by = ?, mode_changed_at = ?, updated_at = ?
+UPDATE sku SET mode = ?, throttle_rate = ?, mode_reason = ?, mode_changed_by = ?, mode_changed_at = ?, updated_at = ?
 WHERE sku_id = ?;
 
 -- name: reservation
@@ -197,7 +197,7 @@ SELECT sku_id, mode FROM sku WHERE sku_id IN (:skuIds);
 
 -- A SKU's buckets with what the hot store needs, in one consistent read.
 -- name: hotSource
-SELECT s.bucket_count, s.mode, s.hot_epoch, s.hot_invalid_since, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
+SELECT s.bucket_count, s.mode, s.throttle_rate, s.hot_epoch, s.hot_invalid_since, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id = ?
 ORDER BY b.bucket;
@@ -211,6 +211,9 @@ UPDATE sku SET hot_epoch = hot_epoch + 1, hot_valid = TRUE, hot_invalid_since = 
 -- name: returnHotEpoch
 UPDATE sku SET hot_epoch = ?, hot_valid = (hot_valid AND ?), hot_invalid_since = COALESCE(?, hot_invalid_since)
 WHERE sku_id = ? AND hot_epoch = ?;
+
+-- name: hotOwnership
+SELECT hot_valid, hot_invalid_since FROM sku WHERE sku_id = ?;
 
 -- name: markHotInvalid
 UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;

@@ -6,7 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** StockGuard: inventory reservations that never oversell, degraded but never wrong. */
-// Callers authenticate with keys, not user names and passwords, so Boot's generated user is excluded.
+// Keys and people are authenticated by the access module itself; Boot's generated user (with a password
+// printed at start) is excluded so that no default password ever exists outside the embedded trial.
 @SpringBootApplication(excludeName = "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration")
 @ConfigurationPropertiesScan
 @EnableScheduling

@@ -17,7 +17,9 @@ VALUES (?, ?, ?, ?, ?);
 -- name: shareLockHotValid
 SELECT hot_valid FROM sku WHERE sku_id = ? LOCK IN SHARE MODE;
 
--- The hot store's ownership of the SKUs of a batch of its events, share-locked until the batch
--- commits: a database-path sale (which first marks the SKU invalid) and the batch serialise on it.
+-- The SKUs of a batch of hot-store events, locked until the batch commits: appliers of the same SKU
+-- (the journal writer, an outbox drain, a group commit) run one after the other instead of racing
+-- on the same reservation rows, and a database-path sale (which first marks the SKU invalid) and
+-- the batch serialise on it. Also reads the hot store's ownership, for the fence.
 -- name: hotOwners
-SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id LOCK IN SHARE MODE;
+SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id FOR UPDATE;

@@ -19,7 +19,9 @@ ON CONFLICT (request_id) DO NOTHING;
 -- name: shareLockHotValid
 SELECT hot_valid FROM sku WHERE sku_id = ? FOR SHARE;
 
--- The hot store's ownership of the SKUs of a batch of its events, share-locked until the batch
--- commits: a database-path sale (which first marks the SKU invalid) and the batch serialise on it.
+-- The SKUs of a batch of hot-store events, locked until the batch commits: appliers of the same SKU
+-- (the journal writer, an outbox drain, a group commit) run one after the other instead of racing
+-- on the same reservation rows, and a database-path sale (which first marks the SKU invalid) and
+-- the batch serialise on it. Also reads the hot store's ownership, for the fence.
 -- name: hotOwners
-SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id FOR SHARE;
+SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id FOR UPDATE;

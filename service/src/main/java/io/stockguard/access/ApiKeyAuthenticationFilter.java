@@ -8,10 +8,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
-import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -23,8 +21,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
 
-    static final String ROLE_ORDER_SERVICE = "ORDER_SERVICE";
-    static final String ROLE_ADMIN = "ADMIN";
     private static final String BEARER = "Bearer ";
     /** Longer than any sane key; stops hashing megabyte headers. */
     private static final int PRESENTED_LENGTH_MAX = 512;
@@ -54,9 +50,8 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
                     "the Authorization header does not carry a valid key (expected: Bearer <key>)");
             return;
         }
-        String role = actor.get().kind() == Actor.Kind.ADMIN_KEY ? ROLE_ADMIN : ROLE_ORDER_SERVICE;
         var authentication = UsernamePasswordAuthenticationToken.authenticated(actor.get(), null,
-                List.of(new SimpleGrantedAuthority("ROLE_" + role)));
+                Roles.ofKey(actor.get().kind()));
         SecurityContext context = SecurityContextHolder.createEmptyContext();
         context.setAuthentication(authentication);
         SecurityContextHolder.setContext(context);

@@ -2,42 +2,118 @@ package io.stockguard.access;
 
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.platform.ProblemWriter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.util.Set;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandlerImpl;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
+import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.security.web.context.SecurityContextHolderFilter;
+import org.springframework.security.web.csrf.CsrfException;
 
 /**
- * The access rules. The API is stateless and authenticated by bearer keys, so there is no
- * session and no cookie to forge: CSRF protection has nothing to protect here and is off for
- * these paths.
+ * The access rules, in two chains. The console ({@code /console/**}) is for people: form login,
+ * a session cookie, and therefore CSRF protection on every change. Everything else is the API:
+ * stateless, authenticated by bearer keys; it also honours an existing console session on the
+ * admin API (so operators' sessions can use it), and exactly those session-borne changes must
+ * carry the session's CSRF token. A request with a key carries no cookie to forge and needs none.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AccessProperties.class)
+@EnableConfigurationProperties({AccessProperties.class, PeopleProperties.class})
 class SecurityConfiguration {
 
     private static final String[] PUBLIC = {"/actuator/health", "/actuator/health/**", "/v3/api-docs",
             "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/problems/**", "/error"};
+    /** Admin endpoints that change stock totals or who may do what: admins only. */
+    private static final String[] ADMIN_ONLY_API = {"/api/v1/admin/skus/*/adjust", "/api/v1/admin/people",
+            "/api/v1/admin/people/**", "/api/v1/admin/keys", "/api/v1/admin/keys/**"};
+    /** Everyone may look at people and keys; only admins may change them. */
+    private static final String[] ADMIN_ONLY_CONSOLE_CHANGES = {"/console/people", "/console/people/**",
+            "/console/keys", "/console/keys/**"};
+    private static final String[] OPERATOR_CONSOLE = {"/console/skus/*/freeze", "/console/skus/*/unfreeze",
+            "/console/skus/*/rebuild", "/console/preheat"};
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, AccessProperties properties, ProblemWriter problems)
+    PasswordEncoder passwordEncoder() {
+        // bcrypt by default, with the algorithm named in each stored hash ("{bcrypt}$2a$…").
+        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    @Bean
+    ApiKeys apiKeys(AccessProperties properties) {
+        return new ApiKeys(properties);
+    }
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain consoleSecurity(HttpSecurity http, People people, LoginThrottle throttle,
+            PasswordEncoder passwords, PeopleProperties properties, Clock clock) throws Exception {
+        var afterLogin = new SavedRequestAwareAuthenticationSuccessHandler();
+        afterLogin.setDefaultTargetUrl("/console");
+        var denied = new AccessDeniedHandlerImpl();
+        denied.setErrorPage("/console/denied");
+        http.securityMatcher("/console/**")
+                .authenticationProvider(new PasswordLogin(people, throttle, passwords, clock))
+                .addFilterAfter(new PersonSessionFilter(people), SecurityContextHolderFilter.class)
+                .formLogin(form -> form.loginPage("/console/login").loginProcessingUrl("/console/login")
+                        .successHandler((request, response, authentication) -> {
+                            request.getSession().setMaxInactiveInterval((int) properties.sessionTimeout().toSeconds());
+                            afterLogin.onAuthenticationSuccess(request, response, authentication);
+                        })
+                        .failureHandler((request, response, e) -> response.sendRedirect(request.getContextPath()
+                                + (e instanceof LoginThrottledException ? "/console/login?throttled"
+                                        : "/console/login?error"))))
+                .logout(logout -> logout.logoutUrl("/console/logout").logoutSuccessUrl("/console/login?logout"))
+                .httpBasic(basic -> basic.disable())
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(
+                        "default-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; "
+                                + "base-uri 'self'; object-src 'none'")))
+                .authorizeHttpRequests(rules -> rules
+                        .dispatcherTypeMatchers(DispatcherType.FORWARD, DispatcherType.ERROR).permitAll()
+                        .requestMatchers("/console/login", "/console/assets/**", "/console/denied").permitAll()
+                        .requestMatchers("/console/skus/*/adjust").hasRole(PersonRole.ADMIN.name())
+                        .requestMatchers(HttpMethod.POST, ADMIN_ONLY_CONSOLE_CHANGES).hasRole(PersonRole.ADMIN.name())
+                        .requestMatchers(OPERATOR_CONSOLE).hasRole(PersonRole.OPERATOR.name())
+                        .anyRequest().hasRole(PersonRole.VIEWER.name()))
+                .exceptionHandling(errors -> errors.accessDeniedHandler(denied));
+        return http.build();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain apiSecurity(HttpSecurity http, ApiKeys keys, People people, ProblemWriter problems)
             throws Exception {
-        var keyFilter = new ApiKeyAuthenticationFilter(new ApiKeys(properties), problems);
-        http.csrf(csrf -> csrf.disable())
-                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+        var keyFilter = new ApiKeyAuthenticationFilter(keys, problems);
+        var sessions = new HttpSessionSecurityContextRepository();
+        sessions.setAllowSessionCreation(false);
+        http.csrf(csrf -> csrf.requireCsrfProtectionMatcher(SecurityConfiguration::changeBySession))
+                .securityContext(context -> context.securityContextRepository(sessions))
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .httpBasic(basic -> basic.disable())
                 .formLogin(form -> form.disable())
                 .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable())
+                .addFilterAfter(new PersonSessionFilter(people), SecurityContextHolderFilter.class)
                 .addFilterBefore(keyFilter, AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(rules -> rules
                         .requestMatchers(PUBLIC).permitAll()
-                        .requestMatchers("/api/v1/admin/**").hasRole(ApiKeyAuthenticationFilter.ROLE_ADMIN)
-                        .requestMatchers("/api/v1/**", "/actuator/**").hasAnyRole(
-                                ApiKeyAuthenticationFilter.ROLE_ORDER_SERVICE, ApiKeyAuthenticationFilter.ROLE_ADMIN)
+                        .requestMatchers(ADMIN_ONLY_API).hasRole(PersonRole.ADMIN.name())
+                        .requestMatchers("/api/v1/admin/**").hasRole(PersonRole.OPERATOR.name())
+                        .requestMatchers("/api/v1/**", "/actuator/**").hasAnyRole(Roles.ORDER_SERVICE, Roles.ADMIN_KEY)
                         .anyRequest().authenticated())
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> {
@@ -46,7 +122,19 @@ class SecurityConfiguration {
                                     "send a valid key as 'Authorization: Bearer <key>'");
                         })
                         .accessDeniedHandler((request, response, e) -> problems.write(request, response,
-                                ProblemCode.FORBIDDEN, "this key may not use this endpoint")));
+                                ProblemCode.FORBIDDEN, e instanceof CsrfException
+                                        ? "a change made with a console session must carry the session's CSRF token "
+                                                + "(header X-CSRF-TOKEN); scripts should use a key instead"
+                                        : "this caller may not use this endpoint")));
         return http.build();
+    }
+
+    /**
+     * A change that could only be authorised by a session cookie: an unsafe method, no key, and a
+     * session presented. Anonymous requests without a cookie are left to the rules (401).
+     */
+    private static boolean changeBySession(HttpServletRequest request) {
+        return !SAFE_METHODS.contains(request.getMethod()) && request.getHeader(HttpHeaders.AUTHORIZATION) == null
+                && request.getRequestedSessionId() != null;
     }
 }

@@ -1,8 +1,9 @@
 /**
- * Who may call: order services with API keys (reservation API), operators with admin keys (the
- * admin API). No request without a valid key is served, apart from health and API docs.
+ * Who may call and what they may change: order services with API keys (reservation API), people
+ * logged in to the console with a role (viewer, operator, admin), and operators' scripts with
+ * admin keys. No request without a valid key or session is served, apart from health and API docs.
  */
-@ApplicationModule(allowedDependencies = {"platform"})
+@ApplicationModule(allowedDependencies = {"platform", "audit"})
 package io.stockguard.access;
 
 import org.springframework.modulith.ApplicationModule;

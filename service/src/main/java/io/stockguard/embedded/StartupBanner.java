@@ -21,13 +21,23 @@ class StartupBanner {
         int port = event.getApplicationContext() instanceof WebServerApplicationContext web
                 ? web.getWebServer().getPort() : -1;
         StringBuilder banner = new StringBuilder("\n\n  StockGuard is ready at http://localhost:").append(port)
-                .append("  (API docs: /swagger-ui.html, health: /actuator/health)\n");
+                .append("  (console: /console, API docs: /swagger-ui.html, health: /actuator/health)\n");
         if (EmbeddedMode.isEmbedded(environment)) {
             Path data = EmbeddedMode.dataDirectory(environment);
             banner.append("  Embedded tier: PostgreSQL data in ").append(data.resolve("postgres")).append('\n');
             if (environment.getProperty(EmbeddedCredentials.GENERATED_FLAG) != null) {
                 banner.append("  Keys: ").append(data.resolve(EmbeddedCredentials.FILE_NAME))
                         .append("  (send as 'Authorization: Bearer <key>', the part after 'name:')\n");
+            }
+            if (environment.getProperty(EmbeddedCredentials.PASSWORD_GENERATED_FLAG) != null) {
+                banner.append("  Console: http://localhost:").append(port).append("/console  user '")
+                        .append(EmbeddedCredentials.CONSOLE_USER).append("', password in ")
+                        .append(data.resolve(EmbeddedCredentials.FILE_NAME)).append(" (")
+                        .append(EmbeddedCredentials.CONSOLE_PASSWORD).append(")\n");
+            }
+            if (Boolean.parseBoolean(environment.getProperty(EmbeddedCredentials.PASSWORD_GENERATED_FLAG))) {
+                banner.append("  Console password generated on this first start: ")
+                        .append(environment.getProperty(EmbeddedCredentials.CONSOLE_PASSWORD)).append('\n');
             }
             if (Boolean.parseBoolean(environment.getProperty(EmbeddedCredentials.GENERATED_FLAG))) {
                 banner.append("  Generated on this first start:\n")

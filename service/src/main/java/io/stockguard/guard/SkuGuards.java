@@ -1,5 +1,8 @@
 package io.stockguard.guard;
 
+import io.stockguard.platform.ApiProblemException;
+import io.stockguard.platform.ProblemCode;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.platform.Actor;
@@ -37,20 +40,47 @@ public class SkuGuards {
     }
 
     public Optional<SkuModeChanged> freeze(SkuId skuId, String reason, Actor actor, TraceId traceId) {
-        return change(skuId, SkuMode.FROZEN, "FREEZE", reason, actor, traceId);
+        return change(skuId, SkuMode.FROZEN, 0, "FREEZE", reason, actor, traceId);
     }
 
     public Optional<SkuModeChanged> unfreeze(SkuId skuId, String reason, Actor actor, TraceId traceId) {
-        return change(skuId, SkuMode.NORMAL, "UNFREEZE", reason, actor, traceId);
+        return change(skuId, SkuMode.NORMAL, 0, "UNFREEZE", reason, actor, traceId);
     }
 
-    private Optional<SkuModeChanged> change(SkuId skuId, SkuMode mode, String action, String reason, Actor actor,
+    /**
+     * Lets every instance together accept at most {@code ratePerSecond} new reservations of the
+     * SKU per second (a burst of one second's worth); the excess gets 429 THROTTLED with a
+     * Retry-After. Unthrottle with {@link #unfreeze}, which sets the SKU back to NORMAL.
+     */
+    public Optional<SkuModeChanged> throttle(SkuId skuId, int ratePerSecond, String reason, Actor actor,
             TraceId traceId) {
+        if (ratePerSecond < 1 || ratePerSecond > THROTTLE_RATE_MAX) {
+            throw new InvalidRequestException("ratePerSecond", "must be between 1 and " + THROTTLE_RATE_MAX);
+        }
+        if (!store.enforcesThrottle()) {
+            throw new ApiProblemException(ProblemCode.THROTTLE_UNSUPPORTED, "This tier cannot throttle a SKU: the "
+                    + "database ledger does not enforce a rate. Freeze it, or run the standard or full tier.",
+                    Map.of("skuId", skuId.value()));
+        }
+        return change(skuId, SkuMode.THROTTLED, ratePerSecond, "THROTTLE", reason, actor, traceId);
+    }
+
+    /** The highest throttle rate: above it a throttle would not slow anything that matters. */
+    public static final int THROTTLE_RATE_MAX = 100_000;
+
+    /** Whether this tier can throttle (see {@link #throttle}). */
+    public boolean canThrottle() {
+        return store.enforcesThrottle();
+    }
+
+    private Optional<SkuModeChanged> change(SkuId skuId, SkuMode mode, int rate, String action, String reason,
+            Actor actor, TraceId traceId) {
         String checkedReason = requireReason(reason);
         Optional<SkuModeChanged> change = transactions.execute(status -> {
-            Optional<SkuModeChanged> result = store.setMode(skuId, mode, checkedReason, actor, clock.instant());
+            Optional<SkuModeChanged> result = store.setMode(skuId, mode, rate, checkedReason, actor, clock.instant());
             result.ifPresent(c -> audit.record(actor, action, "sku:" + skuId, checkedReason,
-                    Map.of("mode", c.before()), Map.of("mode", c.after()), traceId));
+                    Map.of("mode", c.before()), rate > 0 ? Map.of("mode", c.after(), "ratePerSecond", rate)
+                            : Map.of("mode", c.after()), traceId));
             return result;
         });
         change.ifPresent(c -> {

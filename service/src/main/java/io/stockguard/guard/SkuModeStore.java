@@ -16,5 +16,14 @@ public interface SkuModeStore {
      * Sets the mode inside the caller's transaction and returns the change, or empty when the SKU
      * does not exist. When this returns and the transaction commits, the mode is in force.
      */
-    Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, String reason, Actor actor, Instant at);
+    Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason, Actor actor,
+            Instant at);
+
+    /**
+     * Whether THROTTLED is enforced. The hot store enforces it cluster-wide inside the reserve
+     * script; the database ledger does not, so a throttle there would be a promise not kept.
+     */
+    default boolean enforcesThrottle() {
+        return false;
+    }
 }

@@ -14,7 +14,15 @@ public enum ProblemCode {
             "An operator or the reconciliation probe froze the SKU: it is temporarily not sold. Queries, "
                     + "cancels and restocks still work. Show the customer 'temporarily out of stock'."),
     THROTTLED(HttpStatus.TOO_MANY_REQUESTS, "Throttled",
-            "The SKU sells under a rate limit right now. Retry after the number of seconds in Retry-After."),
+            "The SKU sells under a rate limit right now (set by the reconciliation probe or an operator), or the "
+                    + "service admits fewer reservations while its journal catches up. Retry after the number of "
+                    + "seconds in Retry-After."),
+    THROTTLE_UNSUPPORTED(HttpStatus.CONFLICT, "Throttle not available in this tier",
+            "The database ledger (embedded / database tier) does not enforce a reservation rate, so a throttle "
+                    + "would be a promise not kept. Freeze the SKU instead, or run the standard or full tier."),
+    HEAL_UNSUPPORTED(HttpStatus.CONFLICT, "Heal not available in this tier",
+            "The database tier has no hot store to rebase: the database is the only ledger. Correct its counters "
+                    + "with an adjust, with a reason."),
     UNKNOWN_SKU(HttpStatus.NOT_FOUND, "Unknown SKU",
             "No SKU with this id exists. Create it with PUT /api/v1/skus/{skuId}."),
     UNKNOWN_ORDER(HttpStatus.NOT_FOUND, "Unknown order",
@@ -26,13 +34,19 @@ public enum ProblemCode {
             "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
     ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
             "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    ALREADY_REPLAYED(HttpStatus.CONFLICT, "Already replayed",
+            "This dead letter was replayed before; an event is applied once. The body says when and by whom."),
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request",
             "The body or a parameter breaks a documented rule; the errors field lists every field and rule. "
                     + "Nothing changed."),
     UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Authentication required",
             "Send a valid key as 'Authorization: Bearer <key>'."),
     FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden",
-            "This key may not use this endpoint: order-service keys cannot use /api/v1/admin."),
+            "This caller may not use this endpoint: order-service keys cannot use /api/v1/admin, viewers change "
+                    + "nothing, only admins adjust stock and manage people and keys; a change made with a console "
+                    + "session must carry its CSRF token."),
+    NAME_TAKEN(HttpStatus.CONFLICT, "Name taken",
+            "A person or key with this name exists (in the console or in the configuration). Choose another name."),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found",
             "No endpoint at this path."),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed",

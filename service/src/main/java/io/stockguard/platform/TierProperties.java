@@ -12,6 +12,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("stockguard")
 public record TierProperties(@DefaultValue("database") Ledger ledger, @DefaultValue("database") Journal journal) {
 
+    public TierProperties {
+        if (journal == Journal.KAFKA && ledger != Ledger.REDIS) {
+            throw new IllegalArgumentException("stockguard.journal=kafka journals the hot store's changes: it needs "
+                    + "stockguard.ledger=redis");
+        }
+    }
+
     /** Where reservations are decided. */
     public enum Ledger {
         /** The database's bucket rows (embedded and small tiers). */
@@ -22,7 +29,9 @@ public record TierProperties(@DefaultValue("database") Ledger ledger, @DefaultVa
 
     /** What a change must reach before it is acknowledged. */
     public enum Journal {
-        /** A database commit. */
-        DATABASE
+        /** A database commit (embedded, small and standard tiers). */
+        DATABASE,
+        /** A Kafka write acknowledged by all in-sync replicas (full tier); applied to the database in batches. */
+        KAFKA
     }
 }

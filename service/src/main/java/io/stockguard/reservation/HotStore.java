@@ -1,6 +1,7 @@
 package io.stockguard.reservation;
 
 import io.stockguard.platform.Caller;
+import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.List;
@@ -27,6 +28,9 @@ public interface HotStore {
     /** The SKU's hot state, read atomically; empty when it is not loaded. */
     Optional<Snapshot> snapshot(SkuId sku);
 
+    /** The hot store's own record of an order, as stored; empty when it has none (or lost it). */
+    Optional<HotOrder> order(OrderId order);
+
     /** Progress of a preheat. */
     record PreheatStatus(String state, long total, long loaded, long present, long failed, long retries,
             Instant startedAt, Instant finishedAt, String lastError) {
@@ -42,6 +46,18 @@ public interface HotStore {
 
     /** One bucket of the hot store: counters, journaled sum, sequence. */
     record HotBucket(int bucket, long available, long reserved, long sold, long journaledSum, long sequence) {
+    }
+
+    /**
+     * An order's record in the hot store. {@code state} is the record's own, including the
+     * transitional OPENING, CONFIRMING, CANCELLING and EXPIRING of an order being changed.
+     *
+     * @param lines the lines as ordered, "sku|qty;…"
+     * @param linesWithBuckets the lines with the bucket holding each, "sku|qty|bucket;…", once reserved
+     * @param holdEndsAt when an unconfirmed hold ends; null for a sale in one step
+     */
+    record HotOrder(OrderId orderId, String state, String lines, String linesWithBuckets, Instant createdAt,
+            Instant holdEndsAt, String traceId) {
     }
 
     /** A SKU in the hot store, read in one atomic step. */

@@ -55,11 +55,16 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
         }
 
         public String detail() {
-            return "SKU " + skuId + " is throttled; retry after " + retryAfter.toSeconds() + " s";
+            return "SKU " + skuId + " is throttled; retry after " + retrySeconds() + " s";
         }
 
         public Map<String, Object> properties() {
-            return Map.of("skuId", skuId.value(), "retryAfterSeconds", retryAfter.toSeconds());
+            return Map.of("skuId", skuId.value(), "retryAfterSeconds", retrySeconds());
+        }
+
+        /** Whole seconds, rounded up: the Retry-After header has no fractions, and 0 would invite a storm. */
+        private long retrySeconds() {
+            return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
         }
     }
 

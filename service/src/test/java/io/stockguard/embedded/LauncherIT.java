@@ -3,6 +3,7 @@ package io.stockguard.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
@@ -48,11 +49,19 @@ class LauncherIT {
             assertThat(orders.reserve("order-1003", new Line(sku, 1)).code()).isEqualTo("SKU_FROZEN");
             assertThat(admin.unfreeze(sku, "tour done").text("after")).isEqualTo("NORMAL");
             assertThat(orders.sku(sku).number("sold")).isEqualTo(2);
+
+            String password = keys.getProperty("stockguard.embedded.console-password");
+            assertThat(password).as("a console password generated for the trial").hasSizeGreaterThanOrEqualTo(12);
+            ConsoleSession console = new ConsoleSession(anonymous.baseUrl());
+            assertThat(console.login("admin", password).location()).endsWith("/console");
+            assertThat(console.get("/console").body()).contains(sku, "admin");
         } finally {
             stop(first);
         }
         assertThat(output(first)).contains("StockGuard is ready at http://localhost:" + port)
-                .contains(data.resolve("credentials.properties").toString());
+                .contains(data.resolve("credentials.properties").toString())
+                .contains("Console password generated on this first start: "
+                        + keys.getProperty("stockguard.embedded.console-password"));
 
         Process second = launch(port);
         try {

@@ -18,6 +18,20 @@ class SettingsIT {
     }
 
     @Test
+    void aKafkaJournalWithoutTheRedisLedgerStopsTheServiceNamingBothSettings() {
+        assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("stockguard.journal", "kafka")), "stockguard.ledger=redis");
+    }
+
+    @Test
+    void aKafkaMinimumOfReplicasAboveTheReplicationFactorStopsTheService() {
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.journal", "kafka",
+                        "stockguard.kafka.replication-factor", "1", "stockguard.kafka.min-insync-replicas", "2")),
+                "stockguard.kafka.min-insync-replicas");
+    }
+
+    @Test
     void anOutOfRangeRedisTimeoutStopsTheServiceNamingTheSetting() {
         assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                 "redis://127.0.0.1:1", false, Map.of("stockguard.redis.command-timeout", "1ms")),

@@ -28,7 +28,8 @@ public final class LoadDriver implements AutoCloseable {
     public record Told(boolean acknowledged, boolean cancelled) {
     }
 
-    private final StockGuardClient client;
+    private final List<StockGuardClient> clients;
+    private final AtomicInteger workerIds = new AtomicInteger();
     private final String sku;
     private final String prefix;
     private final ExecutorService pool;
@@ -40,21 +41,31 @@ public final class LoadDriver implements AutoCloseable {
     private final java.util.Set<String> notApplied = ConcurrentHashMap.newKeySet();
     private final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
 
-    public LoadDriver(StockGuardClient client, String sku, int clients) {
-        this.client = client;
+    public LoadDriver(StockGuardClient client, String sku, int threads) {
+        this(List.of(client), sku, threads);
+    }
+
+    /**
+     * Spreads the threads over several instances. A request that gets no answer (its instance
+     * died) is sent again, with the same order id, to the next instance, as a client with a
+     * retry policy would.
+     */
+    public LoadDriver(List<StockGuardClient> clients, String sku, int threads) {
+        this.clients = List.copyOf(clients);
         this.sku = sku;
         this.prefix = Ids.order("load") + "-";
-        this.pool = Executors.newFixedThreadPool(clients);
-        for (int i = 0; i < clients; i++) {
+        this.pool = Executors.newFixedThreadPool(threads);
+        for (int i = 0; i < threads; i++) {
             workers.add(pool.submit(this::work));
         }
     }
 
     private void work() {
+        int home = workerIds.getAndIncrement() % clients.size();
         while (running.get()) {
             int n = next.getAndIncrement();
             String order = prefix + n;
-            StockGuardClient.Response reserved = send(() -> client.reserve(order, new StockGuardClient.Line(sku, 1)));
+            StockGuardClient.Response reserved = send(home, c -> c.reserve(order, new StockGuardClient.Line(sku, 1)));
             if (reserved != null && "UNAVAILABLE".equals(reserved.code())) {
                 notApplied.add(order);
             }
@@ -63,7 +74,7 @@ public final class LoadDriver implements AutoCloseable {
             }
             told.put(order, new Told(true, false));
             if (n % 5 == 0) {
-                StockGuardClient.Response cancelled = send(() -> client.cancel(order));
+                StockGuardClient.Response cancelled = send(home, c -> c.cancel(order));
                 if (cancelled != null && cancelled.ok()) {
                     told.put(order, new Told(true, true));
                 }
@@ -71,15 +82,18 @@ public final class LoadDriver implements AutoCloseable {
         }
     }
 
-    private StockGuardClient.Response send(java.util.function.Supplier<StockGuardClient.Response> request) {
-        try {
-            StockGuardClient.Response response = request.get();
-            statuses.computeIfAbsent(response.status(), k -> new AtomicLong()).incrementAndGet();
-            return response;
-        } catch (RuntimeException e) {
-            statuses.computeIfAbsent(-1, k -> new AtomicLong()).incrementAndGet();
-            return null;
+    private StockGuardClient.Response send(int home,
+            java.util.function.Function<StockGuardClient, StockGuardClient.Response> request) {
+        for (int i = 0; i < clients.size(); i++) {
+            try {
+                StockGuardClient.Response response = request.apply(clients.get((home + i) % clients.size()));
+                statuses.computeIfAbsent(response.status(), k -> new AtomicLong()).incrementAndGet();
+                return response;
+            } catch (RuntimeException e) {
+                statuses.computeIfAbsent(-1, k -> new AtomicLong()).incrementAndGet();
+            }
         }
+        return null;
     }
 
     public long requests() {

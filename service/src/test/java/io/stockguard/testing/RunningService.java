@@ -52,6 +52,33 @@ public final class RunningService implements AutoCloseable {
         return start(database, all);
     }
 
+    /** A fresh service of the full tier: the Redis ledger with Kafka as its journal (one-broker settings). */
+    public static RunningService startFull(TestDatabase database, String redisUrl, String kafkaServers,
+            Map<String, String> settings) {
+        Map<String, String> all = new HashMap<>(Map.of("stockguard.journal", "kafka",
+                "stockguard.kafka.bootstrap-servers", kafkaServers, "stockguard.kafka.replication-factor", "1",
+                "stockguard.kafka.min-insync-replicas", "1", "stockguard.kafka.partitions", "4",
+                "stockguard.kafka.topic", "stockguard.events." + java.util.UUID.randomUUID(),
+                // Two cores run the test, the service, Kafka, PostgreSQL and Redis: generous bounds
+                // keep a busy machine from reading as a Kafka failure. Tests of failures set their own.
+                "stockguard.kafka.produce-timeout", "5s", "stockguard.kafka.request-timeout", "4s"));
+        all.putAll(settings);
+        return startRedis(database, redisUrl, false, all);
+    }
+
+    /**
+     * Waits until everything journaled so far for the SKUs is applied to the database: at once
+     * with the synchronous journal, after the writer caught up with Kafka in the full tier.
+     */
+    public void awaitJournalApplied(String... skus) {
+        io.stockguard.journal.JournalProgress progress = bean(io.stockguard.journal.JournalProgress.class);
+        for (String sku : skus) {
+            if (!progress.awaitApplied(io.stockguard.stock.SkuId.of(sku), java.time.Duration.ofSeconds(60))) {
+                throw new AssertionError("the journal of " + sku + " was not applied within 60 s");
+            }
+        }
+    }
+
     public static RunningService start(TestDatabase database, Map<String, String> settings) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("server.port", "0");
@@ -101,6 +128,17 @@ public final class RunningService implements AutoCloseable {
 
     public <T> T bean(Class<T> type) {
         return context.getBean(type);
+    }
+
+    /** Collects every application event of the type published from now on (for checking what the service told). */
+    public <E> java.util.List<E> collect(Class<E> type) {
+        java.util.List<E> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        context.addApplicationListener((org.springframework.context.ApplicationListener<org.springframework.context.ApplicationEvent>) e -> {
+            if (e instanceof org.springframework.context.PayloadApplicationEvent<?> p && type.isInstance(p.getPayload())) {
+                seen.add(type.cast(p.getPayload()));
+            }
+        });
+        return seen;
     }
 
     @Override

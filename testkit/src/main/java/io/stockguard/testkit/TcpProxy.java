@@ -13,7 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP proxy on a local port in front of a server, whose target can be switched: a failover in
  * one call, as a Sentinel-aware client would see it. Switching cuts every open connection, so
- * clients reconnect to the new target.
+ * clients reconnect to the new target. It can also cut the server off for a while (an outage
+ * of a server that cannot be stopped and started again, such as an embedded database).
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -21,6 +22,7 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile int targetPort;
     private volatile boolean running = true;
+    private volatile boolean cut;
 
     private TcpProxy(ServerSocket listener, int targetPort) {
         this.listener = listener;
@@ -56,10 +58,31 @@ public final class TcpProxy implements AutoCloseable {
         open.clear();
     }
 
+    /**
+     * The server becomes unreachable, as if it died or the network failed: open connections are
+     * dropped and new ones refused (accepted and closed at once) until {@link #restore()}.
+     */
+    public void cut() {
+        cut = true;
+        for (Socket socket : open) {
+            closeQuietly(socket);
+        }
+        open.clear();
+    }
+
+    /** The server is reachable again. */
+    public void restore() {
+        cut = false;
+    }
+
     private void accept() {
         while (running) {
             try {
                 Socket client = listener.accept();
+                if (cut) {
+                    closeQuietly(client);
+                    continue;
+                }
                 Socket server = new Socket();
                 try {
                     server.connect(new InetSocketAddress("127.0.0.1", targetPort), 1_000);

@@ -57,6 +57,23 @@ class GuardController {
         return respond(id, guards.unfreeze(id, reason(body), CurrentRequest.actor(), CurrentRequest.traceId(request)));
     }
 
+    record ThrottleRequest(Integer ratePerSecond, String reason) {
+    }
+
+    @PostMapping(path = "/{skuId}/throttle", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Sell a SKU under a cluster-wide rate limit",
+            description = "Every instance together accepts at most ratePerSecond new reservations of the SKU per "
+                    + "second; the excess gets 429 THROTTLED with Retry-After. Standard and full tier only (409 "
+                    + "THROTTLE_UNSUPPORTED in the database tier). Unthrottle with /unfreeze.")
+    ModeResponse throttle(@PathVariable String skuId, @RequestBody ThrottleRequest body, HttpServletRequest request) {
+        SkuId id = SkuId.of(skuId);
+        if (body == null || body.ratePerSecond() == null) {
+            throw new InvalidRequestException("ratePerSecond", "is required");
+        }
+        return respond(id, guards.throttle(id, body.ratePerSecond(), body.reason(), CurrentRequest.actor(),
+                CurrentRequest.traceId(request)));
+    }
+
     private static String reason(ReasonRequest body) {
         if (body == null) {
             throw new InvalidRequestException("reason", "is required");

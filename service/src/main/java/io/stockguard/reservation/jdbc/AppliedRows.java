@@ -40,8 +40,8 @@ final class AppliedRows {
         this.reservations = reservations;
     }
 
-    /** The hot store's ownership of these SKUs, share-locked until the transaction ends. */
-    Map<SkuId, ApplyPlan.HotOwner> lockHotOwners(Collection<SkuId> skus) {
+    /** Locks these SKUs' rows until the transaction ends; returns the hot store's ownership of each. */
+    Map<SkuId, ApplyPlan.HotOwner> lockSkus(Collection<SkuId> skus) {
         Map<SkuId, ApplyPlan.HotOwner> owners = new HashMap<>();
         if (!skus.isEmpty()) {
             named.query(sql.get("hotOwners"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),

@@ -210,7 +210,11 @@ final class ApplyPlan {
         List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
                 .getOrDefault(event.skuId(), List.of());
         ReservationRows.Header header = headers.get(order);
-        if (header != null && header.state() == ReservationState.CANCELLED && overtaken.isEmpty() && !retry) {
+        // A cancel of this order that overtook its reserve on another SKU (another partition) made
+        // the tombstone: that is the order's own cancel in flight, not a reservation after a cancel.
+        boolean ownCancelInFlight = !waitingForOrder.getOrDefault(order, Map.of()).isEmpty();
+        if (header != null && header.state() == ReservationState.CANCELLED && overtaken.isEmpty() && !retry
+                && !(ownCancelInFlight && !strict)) {
             if (strict) {
                 return new EventOutcome.Rejected(EventOutcome.Reason.ORDER_CANCELLED, "order " + order
                         + " was cancelled before this reservation reached the database");

@@ -23,11 +23,20 @@ final class HotStoreClaim {
     private final SqlDialect dialect;
     private final Clock clock;
 
-    HotStoreClaim(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect, Clock clock) {
+    /**
+     * True with the synchronous journal: the claim itself takes the SKU over (the database fences
+     * the hot store's later sales). False with Kafka: the SKU must have been taken over before,
+     * with the journal drained (see the Redis ledger's takeover gate); the claim only checks that
+     * it still is.
+     */
+    private final boolean takesOver;
+
+    HotStoreClaim(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect, Clock clock, boolean takesOver) {
         this.jdbc = jdbc;
         this.sql = sql;
         this.dialect = dialect;
         this.clock = clock;
+        this.takesOver = takesOver;
     }
 
     /**
@@ -37,7 +46,9 @@ final class HotStoreClaim {
      */
     void claim(Collection<SkuId> skus) {
         for (SkuId sku : new TreeSet<>(skus)) {
-            jdbc.update(sql.get("claimFromHotStore"), Timestamps.parameter(clock.instant(), dialect), sku.value());
+            if (takesOver) {
+                jdbc.update(sql.get("claimFromHotStore"), Timestamps.parameter(clock.instant(), dialect), sku.value());
+            }
             List<Boolean> valid = jdbc.queryForList(sql.get("shareLockHotValid"), Boolean.class, sku.value());
             if (!valid.isEmpty() && Boolean.TRUE.equals(valid.getFirst())) {
                 throw new ConcurrencyFailureException("SKU " + sku + " was rebuilt into the hot store meanwhile");

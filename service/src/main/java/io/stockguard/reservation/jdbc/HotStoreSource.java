@@ -32,8 +32,8 @@ public final class HotStoreSource {
      * @param invalidSince when the database path started serving it (null if it never did since
      *     the last load): orders changed since then must be rewritten in the hot store
      */
-    public record SkuSource(SkuId skuId, int bucketCount, SkuMode mode, long epoch, Instant invalidSince,
-            List<BucketSource> buckets) {
+    public record SkuSource(SkuId skuId, int bucketCount, SkuMode mode, int throttleRate, long epoch,
+            Instant invalidSince, List<BucketSource> buckets) {
     }
 
     /** An open hold of a SKU: its line must be in the hot store. */
@@ -69,11 +69,13 @@ public final class HotStoreSource {
             List<BucketSource> buckets = new ArrayList<>();
             int[] count = {0};
             SkuMode[] mode = {SkuMode.NORMAL};
+            int[] rate = {0};
             long[] epoch = {0};
             Instant[] invalidSince = {null};
             jdbc.query(sql.get("hotSource"), rs -> {
                 count[0] = rs.getInt("bucket_count");
                 mode[0] = SkuMode.valueOf(rs.getString("mode"));
+                rate[0] = rs.getInt("throttle_rate");
                 epoch[0] = rs.getLong("hot_epoch");
                 invalidSince[0] = Timestamps.fromDatabase(rs, "hot_invalid_since", dialect);
                 buckets.add(new BucketSource(rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold"),
@@ -87,7 +89,7 @@ public final class HotStoreSource {
                 jdbc.update(sql.get("nextHotEpoch"), sku.value());
                 epoch[0]++;
             }
-            return Optional.of(new SkuSource(sku, count[0], mode[0], epoch[0], invalidSince[0], buckets));
+            return Optional.of(new SkuSource(sku, count[0], mode[0], rate[0], epoch[0], invalidSince[0], buckets));
         });
     }
 
@@ -120,6 +122,16 @@ public final class HotStoreSource {
     public void returnEpoch(SkuSource drawn, long hotEpoch) {
         jdbc.update(sql.get("returnHotEpoch"), hotEpoch, drawn.invalidSince() == null,
                 Timestamps.parameter(drawn.invalidSince(), dialect), drawn.skuId().value(), drawn.epoch());
+    }
+
+    /** Whether the hot store serves a SKU; when it does not, since when the database path has it. */
+    public record HotOwnership(boolean valid, Instant invalidSince) {
+    }
+
+    /** The SKU's ownership now; empty for a SKU the database does not have. */
+    public Optional<HotOwnership> ownership(SkuId sku) {
+        return jdbc.query(sql.get("hotOwnership"), (rs, i) -> new HotOwnership(rs.getBoolean("hot_valid"),
+                Timestamps.fromDatabase(rs, "hot_invalid_since", dialect)), sku.value()).stream().findFirst();
     }
 
     /** The hot store must not serve this SKU until it is loaded again (the database path sold it). */

@@ -5,7 +5,10 @@ import io.stockguard.audit.AuditLog;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.Journal;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.journal.SynchronousJournal;
 import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.TierProperties;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.ReservationProperties;
 import io.stockguard.reservation.StockLedger;
@@ -65,19 +68,26 @@ class JdbcLedgerConfiguration {
     @Bean
     DatabaseFallback databaseFallback(TransactionTemplate transactions, JdbcTemplate jdbc,
             SqlStatements ledgerStatements, SqlDialect dialect, SkuRows skuRows, Journal journal,
-            StockAdministration administration, Clock clock) {
+            StockAdministration administration, Clock clock, TierProperties tier) {
         StockLedger ledger = new JdbcStockLedger(transactions, skuRows, new BucketRows(jdbc, ledgerStatements),
                 new ReservationRows(jdbc, ledgerStatements, dialect), journal, administration, clock,
-                new HotStoreClaim(jdbc, ledgerStatements, dialect, clock));
+                new HotStoreClaim(jdbc, ledgerStatements, dialect, clock,
+                        tier.journal() == TierProperties.Journal.DATABASE));
         return () -> ledger;
     }
 
+    /**
+     * Applies the hot store's events. With the synchronous journal every event is applied before it
+     * is acknowledged, so the database can fence the sales of a hot store that lost its SKU; with
+     * Kafka the events arrive already acknowledged and must be applied (the full tier's takeover
+     * waits for the journal to drain instead).
+     */
     @Bean
     EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect, Journal journal) {
+            SqlDialect dialect, Journal journal, TierProperties tier) {
         ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
         return new JournalApplier(transactions, new AppliedRows(jdbc, ledgerStatements, dialect, reservations),
-                new BucketRows(jdbc, ledgerStatements), journal);
+                new BucketRows(jdbc, ledgerStatements), journal, tier.journal() == TierProperties.Journal.DATABASE);
     }
 
     @Bean
@@ -85,6 +95,13 @@ class JdbcLedgerConfiguration {
             SqlDialect dialect, SkuRows skuRows) {
         return new HotStoreSource(transactions, jdbc, ledgerStatements, skuRows,
                 new ReservationRows(jdbc, ledgerStatements, dialect), dialect);
+    }
+
+    /** The synchronous journal is never behind the database. */
+    @Bean
+    @ConditionalOnProperty(name = "stockguard.journal", havingValue = "database", matchIfMissing = true)
+    JournalProgress immediateJournalProgress() {
+        return JournalProgress.IMMEDIATE;
     }
 
     /** The standard tier's journal: the database itself, group-committed. The full tier replaces it. */

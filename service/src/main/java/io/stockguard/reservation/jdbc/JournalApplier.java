@@ -19,8 +19,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Applies the hot store's journaled events to the database in one transaction per call: the
  * database's half of I2 (every acknowledged change applied exactly once) and its final check of
  * I1 (a change that would drive a counter negative is refused and recorded as an anomaly).
- * Share-locks the SKU rows first (the hot store's ownership), then reservation rows (in order id
- * order), then buckets (in SKU, bucket order): the order every other transaction takes them in.
+ * Locks the SKU rows first (in SKU order: appliers of one SKU take turns, and the hot store's
+ * ownership is read under the lock), then reservation rows (in order id order), then buckets (in
+ * SKU, bucket order): the order every other transaction takes them in.
  */
 final class JournalApplier implements EventApplier {
 
@@ -28,12 +29,16 @@ final class JournalApplier implements EventApplier {
     private final AppliedRows rows;
     private final BucketRows buckets;
     private final Journal journal;
+    private final boolean fenceHotSales;
 
-    JournalApplier(TransactionTemplate transactions, AppliedRows rows, BucketRows buckets, Journal journal) {
+    /** @param fenceHotSales refuse sales of a hot store that does not own the SKU (see {@link ApplyPlan#fence}) */
+    JournalApplier(TransactionTemplate transactions, AppliedRows rows, BucketRows buckets, Journal journal,
+            boolean fenceHotSales) {
         this.transactions = transactions;
         this.rows = rows;
         this.buckets = buckets;
         this.journal = journal;
+        this.fenceHotSales = fenceHotSales;
     }
 
     /** Attempts at a batch that lost a race with another writer of the same rows. */
@@ -63,7 +68,8 @@ final class JournalApplier implements EventApplier {
 
     private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict) {
         Set<SkuId> skus = events.stream().map(StockEvent::skuId).collect(Collectors.toCollection(TreeSet::new));
-        Map<SkuId, ApplyPlan.HotOwner> owners = rows.lockHotOwners(skus);
+        Map<SkuId, ApplyPlan.HotOwner> locked = rows.lockSkus(skus);
+        Map<SkuId, ApplyPlan.HotOwner> owners = fenceHotSales ? locked : Map.of();
         List<StockEvent> waiting = rows.waitingForBucket(skus);
         Set<OrderId> orders = java.util.stream.Stream.concat(events.stream(), waiting.stream())
                 .filter(e -> e.orderId() != null).map(StockEvent::orderId)

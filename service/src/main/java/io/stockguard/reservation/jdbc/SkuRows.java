@@ -75,10 +75,10 @@ final class SkuRows {
         jdbc.update(sql.get("touchSku"), Timestamps.parameter(now, dialect), skuId.value());
     }
 
-    void setMode(SkuId skuId, SkuMode mode, String reason, String actor, Instant now) {
+    void setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason, String actor, Instant now) {
         Object at = Timestamps.parameter(now, dialect);
-        jdbc.update(sql.get("setSkuMode"), mode.name(), Timestamps.varchar(reason), Timestamps.varchar(actor), at, at,
-                skuId.value());
+        jdbc.update(sql.get("setSkuMode"), mode.name(), throttleRatePerSecond, Timestamps.varchar(reason),
+                Timestamps.varchar(actor), at, at, skuId.value());
     }
 
     private Sku sku(ResultSet rs) throws SQLException {

@@ -212,12 +212,13 @@ final class StockAdministration implements SkuModeStore {
     }
 
     @Override
-    public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, String reason, Actor actor, Instant at) {
+    public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason,
+            Actor actor, Instant at) {
         Optional<SkuRows.Sku> sku = skus.lock(skuId);
         if (sku.isEmpty()) {
             return Optional.empty();
         }
-        skus.setMode(skuId, mode, reason, actor.toString(), at);
+        skus.setMode(skuId, mode, throttleRatePerSecond, reason, actor.toString(), at);
         buckets.setMode(skuId, mode);
         return Optional.of(new SkuModeChanged(skuId, sku.get().mode(), mode, reason, actor.toString(), at));
     }

@@ -137,6 +137,9 @@ final class HotReservations {
                 case "NOT_LOADED" -> loader.ensureLoaded(line.skuId());
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
+                case "THROTTLED" -> {
+                    return new Refusal.Throttled(line.skuId(), java.time.Duration.ofMillis(reply.number(1)));
+                }
                 case "CANCELLED" -> { return new Refusal.OrderCancelled(command.orderId()); }
                 case "EXPIRED" -> { return new Refusal.OrderExpired(command.orderId()); }
                 case "BACKLOG" -> {

@@ -180,6 +180,12 @@ final class HotSettlements {
         }
     }
 
+    /** The order as the hot store has it, or empty when the hot store has no record of it. */
+    Optional<ReservationView> find(OrderId order, Instant now) {
+        Reply found = orders.get(order, now);
+        return found.is("FOUND") ? Optional.of(view(order, now)) : Optional.empty();
+    }
+
     /** The order as the hot store has it now. */
     ReservationView view(OrderId order, Instant now) {
         Reply found = orders.get(order, now);

@@ -151,6 +151,7 @@ final class HotStockLoader {
             arguments.add(Long.toString(bucket.sold()));
             arguments.add(Long.toString(bucket.appliedSum()));
         }
+        arguments.add(Integer.toString(source.throttleRate()));
         SkuId sku = source.skuId();
         return redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)), arguments)
                 .thenApply(values -> {

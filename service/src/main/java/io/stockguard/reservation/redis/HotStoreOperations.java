@@ -3,7 +3,9 @@ package io.stockguard.reservation.redis;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStore;
+import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,19 +20,28 @@ final class HotStoreOperations implements HotStore {
     private final Preheater preheater;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
+    private final HotOrders orders;
+    private final Clock clock;
 
     HotStoreOperations(RedisGateway redis, HotStoreRouting routing, Preheater preheater, AuditLog audit,
-            TransactionTemplate transactions) {
+            TransactionTemplate transactions, HotOrders orders, Clock clock) {
         this.redis = redis;
         this.routing = routing;
         this.preheater = preheater;
         this.audit = audit;
         this.transactions = transactions;
+        this.orders = orders;
+        this.clock = clock;
     }
 
     @Override
     public PreheatStatus preheat(Caller caller) {
-        return preheater.start(caller);
+        PreheatStatus status = preheater.start(caller);
+        // A manual action like any other: who started it, when, and what it set out to do.
+        transactions.executeWithoutResult(tx -> audit.record(caller.actor(), "PREHEAT", "hot-store",
+                "preheat requested", null, Map.of("state", status.state(), "total", status.total()),
+                caller.traceId()));
+        return status;
     }
 
     @Override
@@ -45,7 +56,7 @@ final class HotStoreOperations implements HotStore {
             // Stop selling from the hot state being replaced; the reload restores the database's mode.
             redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of("FROZEN"));
         }
-        boolean rebuilt = routing.rebuild(sku);
+        boolean rebuilt = routing.rebuildNow(sku);
         if (!rebuilt && before.isPresent()) {
             // The old hot state stays: so does the mode it had.
             redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of(before.get().mode()));
@@ -72,6 +83,18 @@ final class HotStoreOperations implements HotStore {
                     reply.number(base + 3), reply.number(base + 4)));
         }
         return Optional.of(new Snapshot(sku, reply.number(1), reply.string(2), reply.number(4), buckets));
+    }
+
+    @Override
+    public Optional<HotOrder> order(OrderId order) {
+        Reply found = orders.get(order, clock.instant());
+        if (!found.is("FOUND")) {
+            return Optional.empty();
+        }
+        String trace = found.string(6);
+        return Optional.of(new HotOrder(order, found.string(1), found.string(3), found.string(7),
+                HotOrders.instant(found.string(4)), HotOrders.instant(found.string(5)),
+                trace == null || trace.isEmpty() ? null : trace));
     }
 
     private static Map<String, Object> summary(Snapshot snapshot) {

@@ -1,6 +1,7 @@
 package io.stockguard.reservation.redis;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.stockguard.journal.JournalProgress;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
@@ -31,6 +32,10 @@ final class HotStoreRouting implements SmartLifecycle {
     private static final Duration REBUILD_WAIT_MAX = Duration.ofSeconds(1);
 
     private final CircuitBreaker breaker;
+    private final JournalProgress journal;
+    /** Zero with the synchronous journal; see {@link #settled}. */
+    private final Duration takeoverDelay;
+    private final Duration journalWaitMax;
     private final HotStoreSource database;
     private final OutboxDrain drain;
     private final HotStockLoader loader;
@@ -41,7 +46,11 @@ final class HotStoreRouting implements SmartLifecycle {
     private volatile ScheduledFuture<?> task;
 
     HotStoreRouting(CircuitBreaker breaker, HotStoreSource database, OutboxDrain drain, HotStockLoader loader,
-            TaskScheduler scheduler, java.time.Clock clock) {
+            TaskScheduler scheduler, java.time.Clock clock, JournalProgress journal, Duration takeoverDelay,
+            Duration journalWaitMax) {
+        this.journal = journal;
+        this.takeoverDelay = takeoverDelay;
+        this.journalWaitMax = journalWaitMax;
         this.breaker = breaker;
         this.clock = clock;
         this.database = database;
@@ -135,8 +144,15 @@ final class HotStoreRouting implements SmartLifecycle {
             return !invalid.contains(sku);
         }
         try {
+            if (!settled(sku)) {
+                return false;
+            }
             for (int attempt = 0; attempt < 5; attempt++) {
                 drain.drain(sku);
+                if (!journal.awaitApplied(sku, journalWaitMax)) {
+                    log.info("SKU {} is not rebuilt yet: its journal is still being applied", sku);
+                    return false;
+                }
                 HotStockLoader.Loaded loaded = loader.rebase(sku);
                 if (loaded == HotStockLoader.Loaded.LOADED || loaded == HotStockLoader.Loaded.UNKNOWN_SKU) {
                     invalid.remove(sku);
@@ -148,6 +164,41 @@ final class HotStoreRouting implements SmartLifecycle {
             rebuilding.remove(sku);
             mine.countDown();
         }
+    }
+
+    /**
+     * Whether no instance can still be selling the SKU from the hot store: always with the
+     * synchronous journal (the database fences late sales); with Kafka, once the takeover delay
+     * has passed since the SKU was taken over, so that no sale can reach Kafka after the journal
+     * was drained for the rebuild.
+     */
+    private boolean settled(SkuId sku) {
+        if (takeoverDelay.isZero()) {
+            return true;
+        }
+        var ownership = database.ownership(sku);
+        if (ownership.isEmpty() || ownership.get().valid() || ownership.get().invalidSince() == null) {
+            return ownership.isEmpty();
+        }
+        return !clock.instant().isBefore(ownership.get().invalidSince().plus(takeoverDelay));
+    }
+
+    /**
+     * An operator's rebuild: the SKU is taken from the hot store first (so that every instance
+     * stops selling it there), then rebuilt as soon as that has settled; false when it could not
+     * be rebuilt within the settling time and a journal wait.
+     */
+    boolean rebuildNow(SkuId sku) {
+        invalid.add(sku);
+        database.markInvalid(sku, clock.instant());
+        long deadline = System.nanoTime() + takeoverDelay.plus(journalWaitMax).plusSeconds(1).toNanos();
+        while (!settled(sku)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+        return rebuild(sku);
     }
 
     private void refresh() {

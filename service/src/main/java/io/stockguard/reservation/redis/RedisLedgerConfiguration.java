@@ -9,11 +9,14 @@ import io.stockguard.audit.AuditLog;
 import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.TierProperties;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.StockLedger;
 import io.stockguard.reservation.jdbc.DatabaseFallback;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -74,29 +77,36 @@ class RedisLedgerConfiguration {
 
     @Bean
     HotStoreRouting hotStoreRouting(CircuitBreaker redisBreaker, HotStoreSource source, OutboxSweeper sweeper,
-            HotStockLoader loader, TaskScheduler scheduler, Clock clock) {
-        return new HotStoreRouting(redisBreaker, source, sweeper, loader, scheduler, clock);
+            HotStockLoader loader, TaskScheduler scheduler, Clock clock, JournalProgress progress,
+            RedisProperties properties, TierProperties tier) {
+        boolean kafka = tier.journal() == TierProperties.Journal.KAFKA;
+        return new HotStoreRouting(redisBreaker, source, sweeper, loader, scheduler, clock, progress,
+                kafka ? properties.takeover().delay() : Duration.ZERO, properties.takeover().waitMax());
     }
 
     @Bean
     @Primary
     StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
             OutboxSweeper sweeper, HotStoreSource source, HotStoreRouting routing,
-            DatabaseFallback fallback, RedisProperties properties,
+            DatabaseFallback fallback, RedisProperties properties, TierProperties tier, JournalProgress progress,
             MeterRegistry meters, Clock clock) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, sweeper,
-                sku -> source.bucketCount(sku).orElse(0), redis, properties, source, routing::distrust);
+                new BucketCounts(source), redis, properties, source, routing::distrust);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, source, redis);
         return new RedisStockLedger(reservations, settlements, new HotStockMirror(redis, routing), fallback.ledger(),
-                routing, meters, clock);
+                routing, meters, clock, tier.journal() == TierProperties.Journal.KAFKA,
+                new TakeoverGate(source, progress, properties.takeover().delay(), properties.takeover().waitMax(),
+                        clock, tier.journal() == TierProperties.Journal.KAFKA),
+                progress);
     }
 
     @Bean
     HotStore hotStore(RedisGateway redis, HotStoreRouting routing, HotStockLoader loader, HotStoreSource source,
-            RedisProperties properties, AuditLog audit, TransactionTemplate transactions, Clock clock) {
+            HotOrders orders, RedisProperties properties, AuditLog audit, TransactionTemplate transactions,
+            Clock clock) {
         return new HotStoreOperations(redis, routing, new Preheater(loader, source, properties.preheat(), clock), audit,
-                transactions);
+                transactions, orders, clock);
     }
 
     @Bean

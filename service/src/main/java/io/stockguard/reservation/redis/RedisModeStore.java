@@ -32,16 +32,24 @@ final class RedisModeStore implements SkuModeStore {
     }
 
     @Override
-    public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, String reason, Actor actor, Instant at) {
-        Optional<SkuModeChanged> changed = database.setMode(skuId, mode, reason, actor, at);
+    public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason,
+            Actor actor, Instant at) {
+        Optional<SkuModeChanged> changed = database.setMode(skuId, mode, throttleRatePerSecond, reason, actor, at);
         if (changed.isPresent()) {
             try {
-                redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name()));
+                redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name(),
+                        Integer.toString(throttleRatePerSecond)));
             } catch (RedisGateway.HotStoreUnavailable e) {
                 source.markInvalid(skuId, at);
                 routing.servedByDatabase(List.of(skuId));
             }
         }
         return changed;
+    }
+
+    /** The reserve script enforces a THROTTLED SKU's rate for every instance at once. */
+    @Override
+    public boolean enforcesThrottle() {
+        return true;
     }
 }

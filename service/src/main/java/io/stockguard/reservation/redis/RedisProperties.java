@@ -30,6 +30,7 @@ import org.springframework.validation.annotation.Validated;
  * @param breaker when to stop calling Redis and serve from the database
  * @param outbox how unapplied changes left by dead requests are swept into the database
  * @param preheat how SKUs are loaded into Redis in bulk
+ * @param takeover full tier only: how the database path takes a SKU over from Redis
  */
 @Validated
 @ConfigurationProperties("stockguard.redis")
@@ -45,7 +46,8 @@ public record RedisProperties(
         @NotNull @DefaultValue("100ms") Duration waitTimeout,
         @NotNull @DefaultValue Breaker breaker,
         @NotNull @DefaultValue Outbox outbox,
-        @NotNull @DefaultValue Preheat preheat) {
+        @NotNull @DefaultValue Preheat preheat,
+        @NotNull @DefaultValue Takeover takeover) {
 
     public RedisProperties {
         requireBetween("command-timeout", commandTimeout, Duration.ofMillis(10), Duration.ofSeconds(30));
@@ -85,6 +87,23 @@ public record RedisProperties(
             @Min(1) @Max(10_000) @DefaultValue("200") int batchSize,
             @NotNull @DefaultValue("50ms") Duration pause,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
+    }
+
+    /**
+     * @param delay how long after a SKU is taken over the database path starts selling it: every
+     *     instance must have stopped selling it from Redis by then (the routing learns within a
+     *     second; a request in flight takes at most the Redis and Kafka timeouts). At least 2 s.
+     * @param waitMax how long a request waits for the journal to be applied before it is answered
+     *     "unavailable, retry"
+     */
+    public record Takeover(
+            @NotNull @DefaultValue("4s") Duration delay,
+            @NotNull @DefaultValue("2s") Duration waitMax) {
+
+        public Takeover {
+            requireBetween("takeover.delay", delay, Duration.ofSeconds(2), Duration.ofMinutes(5));
+            requireBetween("takeover.wait-max", waitMax, Duration.ZERO, Duration.ofSeconds(30));
+        }
     }
 
     private static void requireBetween(String name, Duration value, Duration min, Duration max) {

@@ -1,9 +1,5 @@
-package io.stockguard.reservation.jdbc;
+package io.stockguard.journal;
 
-import io.stockguard.journal.DurableJournal;
-import io.stockguard.journal.EventApplier;
-import io.stockguard.journal.EventOutcome;
-import io.stockguard.journal.StockEvent;
 import io.stockguard.platform.Combiner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +25,7 @@ public final class SynchronousJournal implements DurableJournal {
     private final Duration waitMax;
     private final List<Combiner<List<StockEvent>, Share>> stripes = new ArrayList<>();
 
-    SynchronousJournal(EventApplier applier, int batchEventsMax, Duration waitMax) {
+    public SynchronousJournal(EventApplier applier, int batchEventsMax, Duration waitMax) {
         this.applier = applier;
         this.waitMax = waitMax;
         for (int i = 0; i < STRIPES; i++) {

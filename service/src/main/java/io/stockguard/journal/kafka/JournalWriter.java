@@ -1,0 +1,222 @@
+package io.stockguard.journal.kafka;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.stockguard.journal.EventApplier;
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.StockEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The full tier's database writer: consumes the event topic (one consumer per instance, in a
+ * group that shares the partitions) and applies each poll's events in one database transaction,
+ * exactly once (duplicates are recognised by event id and by order operation), then commits the
+ * offsets: an event is never marked consumed before the database has it. While the database is
+ * unavailable the same events are retried, with backoff, for as long as it takes; an event that
+ * fails for any other reason is retried a few times alone and then set aside as a dead letter, so
+ * that one bad event cannot stop the journal.
+ */
+final class JournalWriter implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
+    private static final Duration RETRY_BACKOFF_FIRST = Duration.ofMillis(50);
+
+    private final Supplier<Consumer<String, byte[]>> consumers;
+    private final String topic;
+    private final EventApplier applier;
+    private final EventCodec codec;
+    private final DeadLetterKeeper deadLetters;
+    private final KafkaProperties.Writer settings;
+    private final MeterRegistry meters;
+    private final Timer applyLag;
+    private final Clock clock;
+    private volatile boolean running;
+    private volatile Consumer<String, byte[]> consumer;
+    /** Why the last attempt failed; written and read by the writer thread only. */
+    private String lastFailure;
+    private Thread thread;
+
+    JournalWriter(Supplier<Consumer<String, byte[]>> consumers, String topic, EventApplier applier, EventCodec codec,
+            DeadLetterKeeper deadLetters, KafkaProperties.Writer settings, MeterRegistry meters, Clock clock) {
+        this.consumers = consumers;
+        this.topic = topic;
+        this.applier = applier;
+        this.codec = codec;
+        this.deadLetters = deadLetters;
+        this.settings = settings;
+        this.meters = meters;
+        this.clock = clock;
+        this.applyLag = Timer.builder("stockguard.journal.apply.lag")
+                .description("time from a change in the hot store to its application in the database")
+                .publishPercentileHistogram().register(meters);
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        thread = Thread.ofPlatform().name("stockguard-journal-writer").daemon(true).start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Consumer<String, byte[]> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops before the database and Redis beans it uses, starts after them. */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 100;
+    }
+
+    private void run() {
+        while (running) {
+            try (Consumer<String, byte[]> current = consumers.get()) {
+                consumer = current;
+                current.subscribe(List.of(topic));
+                while (running) {
+                    ConsumerRecords<String, byte[]> records = current.poll(settings.pollTimeout());
+                    if (!records.isEmpty() && applyAll(records)) {
+                        commit(current, records);
+                    }
+                }
+            } catch (WakeupException e) {
+                // stop() woke the consumer up.
+            } catch (RuntimeException e) {
+                // What was polled and not committed is polled again by the new consumer.
+                log.warn("the journal writer failed ({}); starting again from the committed offsets",
+                        Failures.summary(e));
+                LockSupport.parkNanos(settings.retryBackoffMax().toNanos());
+            }
+        }
+    }
+
+    private void commit(Consumer<String, byte[]> current, ConsumerRecords<String, byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<String, byte[]>> of = records.records(partition);
+            next.put(partition, new OffsetAndMetadata(of.getLast().offset() + 1));
+        }
+        try {
+            current.commitSync(next);
+        } catch (KafkaException e) {
+            // The partitions moved to another instance meanwhile: it applies the events again and
+            // finds them applied.
+            log.info("offsets not committed ({}); the events will be found applied", e.toString());
+        }
+    }
+
+    /** Applies the records; false when the writer is stopping and they must not be committed. */
+    private boolean applyAll(ConsumerRecords<String, byte[]> records) {
+        List<ConsumerRecord<String, byte[]>> sources = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                events.add(codec.decode(record.value()));
+                sources.add(record);
+            } catch (IllegalArgumentException e) {
+                // Reading it again will not make it readable: set aside at once.
+                deadLetters.keep(record, null, e.getMessage(), 1);
+            }
+        }
+        if (events.isEmpty()) {
+            return true;
+        }
+        Boolean applied = applyWithRetries(events);
+        if (applied == null) {
+            return false;
+        }
+        if (!applied) {
+            for (int i = 0; i < events.size(); i++) {
+                if (applyAlone(sources.get(i), events.get(i)) == null) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private Boolean applyAlone(ConsumerRecord<String, byte[]> source, StockEvent event) {
+        Boolean applied = applyWithRetries(List.of(event));
+        if (Boolean.FALSE.equals(applied)) {
+            deadLetters.keep(source, event, lastFailure, settings.attemptsBeforeDeadLetter());
+        }
+        return applied;
+    }
+
+    /**
+     * Applies the events in one transaction. True when applied; false after the allowed attempts
+     * failed for a reason other than an unavailable database; null when the writer is stopping.
+     */
+    private Boolean applyWithRetries(List<StockEvent> events) {
+        Duration backoff = RETRY_BACKOFF_FIRST;
+        int failures = 0;
+        while (running) {
+            try {
+                List<EventOutcome> outcomes = applier.apply(events, false);
+                measure(events, outcomes);
+                return true;
+            } catch (RuntimeException e) {
+                if (Failures.isTransient(e)) {
+                    log.warn("the database is unavailable to the journal writer ({}); retrying in {}",
+                            Failures.summary(e), backoff);
+                } else {
+                    failures++;
+                    lastFailure = Failures.summary(e);
+                    log.warn("applying {} event(s) failed (attempt {} of {}): {}", events.size(), failures,
+                            settings.attemptsBeforeDeadLetter(), lastFailure);
+                    if (failures >= settings.attemptsBeforeDeadLetter()) {
+                        return false;
+                    }
+                }
+                LockSupport.parkNanos(backoff.toNanos());
+                backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0 ? settings.retryBackoffMax()
+                        : backoff.multipliedBy(2);
+            }
+        }
+        return null;
+    }
+
+    private void measure(List<StockEvent> events, List<EventOutcome> outcomes) {
+        long now = clock.millis();
+        for (int i = 0; i < events.size(); i++) {
+            applyLag.record(Math.max(0, now - events.get(i).occurredAt().toEpochMilli()), TimeUnit.MILLISECONDS);
+            String outcome = outcomes.get(i) instanceof EventOutcome.Rejected rejected ? rejected.reason().name()
+                    : outcomes.get(i).toString();
+            meters.counter("stockguard.journal.applied", "outcome", outcome).increment();
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.stockguard.journal.kafka;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.audit.AuditLog;
+import io.stockguard.journal.DeadLetterReplay;
+import io.stockguard.journal.DeadLetters;
+import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.EventApplier;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.journal.SynchronousJournal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Wires the full tier's journal ({@code stockguard.journal=kafka}). */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "stockguard.journal", havingValue = "kafka")
+class KafkaJournalConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaJournalConfiguration.class);
+    private static final Duration STARTUP_CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** Events of concurrent requests group-committed by the database fallback journal. */
+    private static final int FALLBACK_BATCH_EVENTS_MAX = 2_000;
+
+    @Bean(destroyMethod = "close")
+    Admin kafkaAdmin(KafkaProperties properties) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(3).toMillis());
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(5).toMillis());
+        return Admin.create(config);
+    }
+
+    /**
+     * The event topic, created when missing (and its dead-letter topic). An existing topic is used
+     * with the partitions it has; a Kafka down at start-up leaves the configured count.
+     */
+    @Bean
+    EventPartitions eventPartitions(Admin kafkaAdmin, KafkaProperties properties) {
+        Map<String, String> configs = Map.of("min.insync.replicas", Integer.toString(properties.minInsyncReplicas()));
+        List<NewTopic> topics = List.of(
+                new NewTopic(properties.topic(), properties.partitions(), properties.replicationFactor()).configs(configs),
+                new NewTopic(properties.deadLetterTopic(), 1, properties.replicationFactor()).configs(configs));
+        try {
+            for (var entry : kafkaAdmin.createTopics(topics).values().entrySet()) {
+                try {
+                    entry.getValue().get(STARTUP_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+            int count = kafkaAdmin.describeTopics(List.of(properties.topic())).allTopicNames()
+                    .get(STARTUP_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(properties.topic())
+                    .partitions().size();
+            return new EventPartitions(properties.topic(), count);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating the Kafka topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            log.error("Kafka at {} did not answer at start-up ({}); assuming topic {} has {} partitions. Reservations "
+                    + "are journaled to the database until Kafka answers.", properties.bootstrapServers(), e,
+                    properties.topic(), properties.partitions());
+            return new EventPartitions(properties.topic(), properties.partitions());
+        }
+    }
+
+    @Bean(destroyMethod = "close")
+    Producer<String, byte[]> kafkaProducer(KafkaProperties properties) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, (int) properties.linger().toMillis());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) properties.produceTimeout().toMillis());
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) properties.requestTimeout().toMillis());
+        // Waiting for metadata or buffer space counts against the same bound as the acknowledgement.
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, properties.produceTimeout().toMillis());
+        config.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
+        config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
+        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @Bean
+    CircuitBreaker kafkaBreaker(KafkaProperties properties, MeterRegistry meters) {
+        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+                .failureRateThreshold(properties.breaker().failureRateThreshold())
+                .slidingWindowSize(properties.breaker().slidingWindowSize())
+                .minimumNumberOfCalls(Math.min(5, properties.breaker().slidingWindowSize()))
+                .waitDurationInOpenState(properties.breaker().openFor())
+                .permittedNumberOfCallsInHalfOpenState(2)
+                .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                .build();
+        CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(config);
+        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry).bindTo(meters);
+        CircuitBreaker breaker = registry.circuitBreaker("kafka");
+        breaker.getEventPublisher().onStateTransition(event -> log.warn("Kafka circuit breaker: {}",
+                event.getStateTransition()));
+        return breaker;
+    }
+
+    @Bean
+    DurableJournal kafkaJournal(Producer<String, byte[]> kafkaProducer, EventPartitions eventPartitions,
+            EventApplier applier, CircuitBreaker kafkaBreaker, KafkaProperties properties, MeterRegistry meters) {
+        DurableJournal database = new SynchronousJournal(applier, FALLBACK_BATCH_EVENTS_MAX, properties.produceTimeout());
+        return new KafkaJournal(kafkaProducer, new EventCodec(), eventPartitions, database, kafkaBreaker, properties,
+                meters);
+    }
+
+    @Bean
+    JournalWriter journalWriter(KafkaProperties properties, EventApplier applier, DeadLetters deadLetters,
+            Producer<String, byte[]> kafkaProducer, ApplicationEventPublisher events, MeterRegistry meters,
+            Clock clock) {
+        DeadLetterKeeper keeper = new DeadLetterKeeper(deadLetters, kafkaProducer, properties.deadLetterTopic(), events,
+                meters, clock);
+        return new JournalWriter(() -> consumer(properties), properties.topic(), applier, new EventCodec(), keeper,
+                properties.writer(), meters, clock);
+    }
+
+    @Bean
+    DeadLetterReplay deadLetterReplay(DeadLetters deadLetters, EventApplier applier, AuditLog audit,
+            TransactionTemplate transactions, Clock clock) {
+        return new KafkaDeadLetterReplay(deadLetters, applier, new EventCodec(), audit, transactions, clock);
+    }
+
+    @Bean
+    JournalProgress kafkaProgress(Admin kafkaAdmin, EventPartitions eventPartitions, KafkaProperties properties,
+            TaskScheduler scheduler, MeterRegistry meters) {
+        return new KafkaProgress(kafkaAdmin, eventPartitions, properties.writer().groupId(), properties.backlog(),
+                scheduler, meters);
+    }
+
+    private static KafkaConsumer<String, byte[]> consumer(KafkaProperties properties) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.writer().groupId());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.writer().batchEventsMax());
+        // A writer retrying through a database outage keeps its partitions for this long.
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofMinutes(10).toMillis());
+        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+        config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+}

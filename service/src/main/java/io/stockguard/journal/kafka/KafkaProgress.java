@@ -1,0 +1,204 @@
+package io.stockguard.journal.kafka;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.stock.SkuId;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * How far the database writers are behind Kafka: per partition, the log end offset minus the
+ * writer group's committed offset (committed only after the database commit, so never ahead of
+ * what is applied). Measured on a schedule for the backlog gauge and the degrade decision, with
+ * hysteresis (degrade above one threshold, recover below a lower one); and on demand for one
+ * SKU's partition when the database path must wait for that SKU's events.
+ */
+final class KafkaProgress implements JournalProgress, SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaProgress.class);
+    private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(3);
+
+    private final Admin admin;
+    private final EventPartitions partitions;
+    private final String groupId;
+    private final KafkaProperties.Backlog settings;
+    private final TaskScheduler scheduler;
+    private final AtomicLong backlog = new AtomicLong();
+    private volatile boolean backlogged;
+    private volatile ScheduledFuture<?> task;
+    private final BacklogThrottle throttle;
+
+    KafkaProgress(Admin admin, EventPartitions partitions, String groupId, KafkaProperties.Backlog settings,
+            TaskScheduler scheduler, MeterRegistry meters) {
+        this.admin = admin;
+        this.partitions = partitions;
+        this.groupId = groupId;
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.throttle = new BacklogThrottle(() -> backlogged, settings.reservationsPerSecond(), meters);
+        Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
+                .description("events in Kafka not yet applied to the database").register(meters);
+        Gauge.builder("stockguard.journal.backlogged", () -> backlogged ? 1 : 0)
+                .description("1 while new reservations are throttled because of the backlog").register(meters);
+    }
+
+    @Override
+    public boolean backlogged() {
+        return backlogged;
+    }
+
+    @Override
+    public boolean admitReservation() {
+        return throttle.admit();
+    }
+
+    @Override
+    public long backlog() {
+        return backlog.get();
+    }
+
+    @Override
+    public long mark(SkuId sku) {
+        TopicPartition partition = partitions.partitionOf(sku);
+        return endOffsets(List.of(partition)).get(partition);
+    }
+
+    @Override
+    public boolean applied(SkuId sku, long mark) {
+        TopicPartition partition = partitions.partitionOf(sku);
+        return committed().getOrDefault(partition, 0L) >= mark;
+    }
+
+    @Override
+    public boolean awaitAllApplied(Duration max) {
+        List<TopicPartition> all = allPartitions();
+        long deadline = System.nanoTime() + max.toNanos();
+        Map<TopicPartition, Long> marks = null;
+        while (true) {
+            try {
+                if (marks == null) {
+                    marks = endOffsets(all);
+                }
+                Map<TopicPartition, Long> committed = committed();
+                Map<TopicPartition, Long> ends = marks;
+                if (all.stream().allMatch(p -> committed.getOrDefault(p, 0L) >= ends.getOrDefault(p, 0L))) {
+                    return true;
+                }
+            } catch (IllegalStateException kafkaCannotTell) {
+                // A broker failing over answers late for a moment: ask again until the deadline.
+                if (System.nanoTime() > deadline) {
+                    throw kafkaCannotTell;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
+    }
+
+    private List<TopicPartition> allPartitions() {
+        List<TopicPartition> all = new java.util.ArrayList<>();
+        for (int p = 0; p < partitions.count(); p++) {
+            all.add(new TopicPartition(partitions.topic(), p));
+        }
+        return all;
+    }
+
+    private void measure() {
+        try {
+            List<TopicPartition> all = allPartitions();
+            Map<TopicPartition, Long> ends = endOffsets(all);
+            Map<TopicPartition, Long> committed = committed();
+            long lag = 0;
+            for (TopicPartition partition : all) {
+                lag += Math.max(0, ends.getOrDefault(partition, 0L) - committed.getOrDefault(partition, 0L));
+            }
+            backlog.set(lag);
+            decide(lag);
+        } catch (RuntimeException e) {
+            log.debug("measuring the journal backlog failed: {}", e.toString());
+        }
+    }
+
+    private void decide(long lag) {
+        if (!backlogged && lag > settings.degradeAbove()) {
+            backlogged = true;
+            log.error("journal backlog {} is over {}: new reservations are throttled to {}/s per instance until it "
+                    + "falls below {}", lag, settings.degradeAbove(), settings.reservationsPerSecond(),
+                    settings.recoverBelow());
+        } else if (backlogged && lag < settings.recoverBelow()) {
+            backlogged = false;
+            log.warn("journal backlog {} is below {}: reservations are no longer throttled", lag,
+                    settings.recoverBelow());
+        }
+    }
+
+    private Map<TopicPartition, Long> endOffsets(List<TopicPartition> of) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        of.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos = await(admin.listOffsets(latest).all());
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        infos.forEach((partition, info) -> ends.put(partition, info.offset()));
+        return ends;
+    }
+
+    private Map<TopicPartition, Long> committed() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = await(admin.listConsumerGroupOffsets(groupId)
+                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        offsets.forEach((partition, offset) -> {
+            if (offset != null) {
+                committed.put(partition, offset.offset());
+            }
+        });
+        return committed;
+    }
+
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return future.get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking Kafka for offsets", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Kafka did not tell its offsets: " + e, e);
+        }
+    }
+
+    @Override
+    public void start() {
+        task = scheduler.scheduleWithFixedDelay(this::measure, settings.checkInterval());
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> current = task;
+        if (current != null) {
+            current.cancel(false);
+        }
+        task = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return task != null;
+    }
+}

@@ -1,0 +1,117 @@
+package io.stockguard.journal.kafka;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The full tier's journal ({@code stockguard.kafka.*}, used when {@code stockguard.journal=kafka}).
+ *
+ * @param bootstrapServers the brokers, {@code host:port} separated by commas
+ * @param topic the stock event topic; keyed and partitioned by SKU, so one SKU's events keep their order
+ * @param partitions partitions of the topic when the service creates it (an existing topic is used as it is)
+ * @param replicationFactor replicas of each partition when the service creates the topics (3 in
+ *     production; 1 for a single-broker trial)
+ * @param minInsyncReplicas replicas that must have an event before it is acknowledged ({@code acks=all})
+ * @param produceTimeout longest wait for Kafka to acknowledge one reservation's events; after it the
+ *     reservation goes to the synchronous database journal instead
+ * @param requestTimeout one request to a broker (at most the produce timeout)
+ * @param linger how long the producer waits to fill a batch: a little latency for much fewer requests
+ * @param breaker when to stop trying Kafka for a while and journal to the database directly
+ * @param writer how events are applied to the database
+ * @param backlog when the service degrades on purpose because the database falls behind
+ */
+@Validated
+@ConfigurationProperties("stockguard.kafka")
+public record KafkaProperties(
+        @NotBlank @DefaultValue("127.0.0.1:9092") String bootstrapServers,
+        @NotBlank @DefaultValue("stockguard.stock-events") String topic,
+        @Min(1) @Max(1_000) @DefaultValue("12") int partitions,
+        @Min(1) @Max(5) @DefaultValue("3") short replicationFactor,
+        @Min(1) @Max(5) @DefaultValue("2") int minInsyncReplicas,
+        @NotNull @DefaultValue("2s") Duration produceTimeout,
+        @NotNull @DefaultValue("1s") Duration requestTimeout,
+        @NotNull @DefaultValue("1ms") Duration linger,
+        @Valid @NotNull @DefaultValue Breaker breaker,
+        @Valid @NotNull @DefaultValue Writer writer,
+        @Valid @NotNull @DefaultValue Backlog backlog) {
+
+    public KafkaProperties {
+        if (minInsyncReplicas > replicationFactor) {
+            throw new IllegalArgumentException("stockguard.kafka.min-insync-replicas (" + minInsyncReplicas
+                    + ") must not exceed stockguard.kafka.replication-factor (" + replicationFactor + ")");
+        }
+        requireBetween("produce-timeout", produceTimeout, Duration.ofMillis(100), Duration.ofSeconds(60));
+        requireBetween("request-timeout", requestTimeout, Duration.ofMillis(50), produceTimeout);
+        requireBetween("linger", linger, Duration.ZERO, Duration.ofMillis(100));
+        if (requestTimeout.plus(linger).compareTo(produceTimeout) > 0) {
+            throw new IllegalArgumentException("stockguard.kafka.request-timeout + linger must not exceed "
+                    + "stockguard.kafka.produce-timeout");
+        }
+    }
+
+    /** The dead-letter topic: the event topic's name with {@code .dlt}. */
+    public String deadLetterTopic() {
+        return topic + ".dlt";
+    }
+
+    /**
+     * @param failureRateThreshold percent of failed produces in the window that opens the breaker
+     * @param slidingWindowSize produces the failure rate is computed over
+     * @param openFor how long reservations journal to the database before Kafka is tried again
+     */
+    public record Breaker(
+            @Min(1) @Max(100) @DefaultValue("50") int failureRateThreshold,
+            @Min(2) @Max(10_000) @DefaultValue("10") int slidingWindowSize,
+            @NotNull @DefaultValue("5s") Duration openFor) {
+    }
+
+    /**
+     * @param groupId the consumer group of the database writers of all instances
+     * @param batchEventsMax events applied in one database transaction
+     * @param pollTimeout longest wait for events before an empty poll
+     * @param attemptsBeforeDeadLetter attempts at an event that fails (not because the database is
+     *     down) before it goes to the dead letters
+     * @param retryBackoffMax longest pause between attempts while the database is unavailable
+     */
+    public record Writer(
+            @NotBlank @DefaultValue("stockguard-writer") String groupId,
+            @Min(1) @Max(10_000) @DefaultValue("500") int batchEventsMax,
+            @NotNull @DefaultValue("200ms") Duration pollTimeout,
+            @Min(1) @Max(10) @DefaultValue("3") int attemptsBeforeDeadLetter,
+            @NotNull @DefaultValue("2s") Duration retryBackoffMax) {
+    }
+
+    /**
+     * @param degradeAbove unapplied events (consumer lag) above which new reservations are throttled
+     * @param recoverBelow lag below which the throttle is lifted again (below {@code degradeAbove})
+     * @param reservationsPerSecond reservations per second and instance while degraded
+     * @param checkInterval how often the lag is measured
+     */
+    public record Backlog(
+            @Min(1) @DefaultValue("100000") long degradeAbove,
+            @Min(0) @DefaultValue("50000") long recoverBelow,
+            @Min(1) @Max(1_000_000) @DefaultValue("200") int reservationsPerSecond,
+            @NotNull @DefaultValue("1s") Duration checkInterval) {
+
+        public Backlog {
+            if (recoverBelow >= degradeAbove) {
+                throw new IllegalArgumentException("stockguard.kafka.backlog.recover-below (" + recoverBelow
+                        + ") must be below degrade-above (" + degradeAbove + ")");
+            }
+        }
+    }
+
+    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
+        if (value != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
+            throw new IllegalArgumentException("stockguard.kafka." + name + " must be between " + min + " and " + max
+                    + ", was " + value);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.stockguard.reconciliation;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.guard.SkuGuards;
+import io.stockguard.platform.Actor;
+import io.stockguard.platform.TraceId;
+import io.stockguard.reservation.HotStore;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+
+/**
+ * Probes one SKU and answers: WARN notifies, THROTTLE rate-limits the SKU cluster-wide, FREEZE (and
+ * a regression) stops selling it. A throttle the probe set is lifted after clean probes; a freeze
+ * waits for a person unless auto-heal is configured. Modes a person set are never overridden
+ * downwards: the probe only ever escalates them.
+ */
+@Service
+public class DriftProbe {
+
+    /** Who the audit log names for the probe's own mode changes. */
+    public static final Actor PROBE = new Actor(Actor.Kind.SYSTEM, "reconciliation-probe");
+
+    private static final Logger log = LoggerFactory.getLogger(DriftProbe.class);
+
+    private final LedgerSide ledger;
+    private final ObjectProvider<HotStore> hotStore;
+    private final Readings readings;
+    private final SkuGuards guards;
+    private final Healing healing;
+    private final ApplicationEventPublisher events;
+    private final ReconciliationProperties settings;
+    private final DriftMetrics metrics;
+    private final Clock clock;
+    private final Set<SkuId> belowSafetyStock = ConcurrentHashMap.newKeySet();
+
+    DriftProbe(LedgerSide ledger, ObjectProvider<HotStore> hotStore, Readings readings, SkuGuards guards,
+            Healing healing, ApplicationEventPublisher events, ReconciliationProperties settings, MeterRegistry meters,
+            Clock clock) {
+        this.ledger = ledger;
+        this.hotStore = hotStore;
+        this.readings = readings;
+        this.guards = guards;
+        this.healing = healing;
+        this.events = events;
+        this.settings = settings;
+        this.metrics = new DriftMetrics(meters);
+        this.clock = clock;
+    }
+
+    /** Measures the SKU without acting on it; empty when the SKU does not exist. */
+    public Optional<Reading> measure(SkuId sku, boolean checkLedger) {
+        Optional<LedgerSide.SkuState> state = ledger.state(sku);
+        return state.map(s -> measure(s, checkLedger));
+    }
+
+    /** Measures the SKU, keeps the reading and acts on it; empty when the SKU does not exist. */
+    public Optional<Reading> probe(SkuId sku, boolean checkLedger, boolean keep) {
+        long started = System.nanoTime();
+        Optional<LedgerSide.SkuState> state = ledger.state(sku);
+        if (state.isEmpty()) {
+            return Optional.empty();
+        }
+        Reading reading = measure(state.get(), checkLedger);
+        metrics.measured(reading, System.nanoTime() - started);
+        // While the probe's own throttle stands, every reading is kept: lifting it counts clean ones.
+        boolean throttledByProbe = "THROTTLED".equals(state.get().mode())
+                && PROBE.toString().equals(state.get().modeChangedBy());
+        if (keep || reading.kind().wrong() || throttledByProbe) {
+            readings.add(reading);
+        }
+        respond(state.get(), reading);
+        watchSafetyStock(state.get(), reading);
+        return Optional.of(reading);
+    }
+
+    private Reading measure(LedgerSide.SkuState state, boolean checkLedger) {
+        Instant at = clock.instant();
+        HotStore hot = hotStore.getIfAvailable();
+        if (hot != null && state.hotValid()) {
+            Reading reading = hotReading(hot, state, at);
+            if (reading.kind() != ReadingKind.IN_STEP || !checkLedger) {
+                return reading;
+            }
+        }
+        if (hot == null || checkLedger) {
+            Reading ledgerReading = DriftMeasure.ledger(state, ledger.ledgerMismatches(state.skuId()), settings.levels(),
+                    at);
+            if (hot == null || ledgerReading.kind().wrong()) {
+                return ledgerReading;
+            }
+        }
+        return hot != null && state.hotValid() ? hotReading(hot, state, at) : Reading.of(state.skuId(), at,
+                ReadingKind.NOT_COMPARABLE, "the database path serves this SKU until it is rebuilt into the hot store");
+    }
+
+    private Reading hotReading(HotStore hot, LedgerSide.SkuState state, Instant at) {
+        Optional<HotStore.Snapshot> snapshot;
+        try {
+            snapshot = hot.snapshot(state.skuId());
+        } catch (RuntimeException e) {
+            return Reading.of(state.skuId(), at, ReadingKind.UNREACHABLE, "the hot store did not answer: " + e.getMessage());
+        }
+        return snapshot.map(s -> DriftMeasure.hotStore(state, s, settings.levels(), at))
+                .orElseGet(() -> Reading.of(state.skuId(), at, ReadingKind.NOT_LOADED, "not in the hot store yet"));
+    }
+
+    private void respond(LedgerSide.SkuState state, Reading reading) {
+        if (reading.kind().wrong() && reading.level().atLeast(DriftLevel.WARN)) {
+            String modeAfter = escalate(state, reading);
+            log.warn("SKU {}: {} of {} units ({}%), level {}: {}; mode now {}", reading.skuId(), reading.kind(),
+                    reading.units(), String.format("%.2f", reading.percent()), reading.level(), reading.detail(), modeAfter);
+            events.publishEvent(new DriftDetected(reading, modeAfter));
+        } else if (reading.kind() == ReadingKind.IN_STEP && "THROTTLED".equals(state.mode())
+                && PROBE.toString().equals(state.modeChangedBy()) && clean(reading.skuId())) {
+            guards.unfreeze(reading.skuId(), "reconciliation probe: " + settings.cleanProbesToClear()
+                    + " clean probes in a row, the throttle it set is lifted", PROBE, TraceId.random());
+        } else if (reading.kind().wrong()) {
+            log.info("SKU {}: {} of {} units ({}%), under the warn level: {}", reading.skuId(), reading.kind(),
+                    reading.units(), String.format("%.3f", reading.percent()), reading.detail());
+        }
+    }
+
+    /** Raises the SKU's mode to what the level asks (never lowers it); returns the mode it is left in. */
+    private String escalate(LedgerSide.SkuState state, Reading reading) {
+        String why = "reconciliation probe: " + reading.kind() + " " + (reading.units() > 0 ? "+" : "") + reading.units()
+                + " units (" + String.format("%.2f", reading.percent()) + "% of " + reading.total() + "); "
+                + reading.detail();
+        why = why.length() > 480 ? why.substring(0, 479) + "…" : why;
+        if (reading.level() == DriftLevel.FREEZE && !"FROZEN".equals(state.mode())) {
+            guards.freeze(reading.skuId(), why, PROBE, TraceId.random());
+            if (settings.autoHeal()) {
+                healing.heal(reading.skuId(), "auto-heal after: " + why, true, PROBE, TraceId.random());
+                return "NORMAL";
+            }
+            return "FROZEN";
+        }
+        if (reading.level() == DriftLevel.THROTTLE && "NORMAL".equals(state.mode()) && guards.canThrottle()) {
+            guards.throttle(reading.skuId(), settings.throttleRatePerSecond(), why, PROBE, TraceId.random());
+            return "THROTTLED";
+        }
+        return state.mode();
+    }
+
+    /** The last {@code cleanProbesToClear} readings (this one included, kept while throttled) were in step. */
+    private boolean clean(SkuId sku) {
+        List<Reading> newest = readings.newest(sku, settings.cleanProbesToClear());
+        return newest.size() == settings.cleanProbesToClear()
+                && newest.stream().allMatch(r -> r.kind() == ReadingKind.IN_STEP);
+    }
+
+    private void watchSafetyStock(LedgerSide.SkuState state, Reading reading) {
+        if (state.safetyStock() <= 0) {
+            return;
+        }
+        long available = state.available();
+        if (available < state.safetyStock()) {
+            if (belowSafetyStock.add(state.skuId())) {
+                log.warn("SKU {}: available {} is below its safety stock {}", state.skuId(), available,
+                        state.safetyStock());
+                events.publishEvent(new SafetyStockLow(state.skuId(), available, state.safetyStock(), reading.measuredAt()));
+            }
+        } else {
+            belowSafetyStock.remove(state.skuId());
+        }
+    }
+}

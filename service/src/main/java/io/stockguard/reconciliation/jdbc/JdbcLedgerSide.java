@@ -1,0 +1,69 @@
+package io.stockguard.reconciliation.jdbc;
+
+import io.stockguard.platform.SqlDialect;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.reconciliation.LedgerSide;
+import io.stockguard.stock.SkuId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** The database's side of reconciliation, over the ledger's tables. */
+@Component
+class JdbcLedgerSide implements LedgerSide {
+
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+
+    JdbcLedgerSide(JdbcTemplate jdbc, SqlDialect dialect) {
+        this.jdbc = jdbc;
+        this.sql = SqlStatements.load("reconciliation", dialect);
+    }
+
+    @Override
+    public Optional<SkuState> state(SkuId sku) {
+        List<Bucket> buckets = new ArrayList<>();
+        SkuState[] header = {null};
+        jdbc.query(sql.get("state"), rs -> {
+            if (header[0] == null) {
+                header[0] = new SkuState(sku, rs.getString("mode"), rs.getString("mode_changed_by"),
+                        rs.getLong("safety_stock"), rs.getLong("hot_epoch"), rs.getBoolean("hot_valid"), buckets);
+            }
+            buckets.add(new Bucket(rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"),
+                    rs.getLong("sold"), rs.getLong("applied_sum"), rs.getLong("applied_epoch"), rs.getLong("applied_seq")));
+        }, sku.value());
+        return Optional.ofNullable(header[0]);
+    }
+
+    @Override
+    public List<BucketMismatch> ledgerMismatches(SkuId sku) {
+        return jdbc.query(sql.get("ledgerMismatches"), (rs, i) -> new BucketMismatch(rs.getInt("bucket"),
+                rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold")), sku.value(), sku.value());
+    }
+
+    @Override
+    public long openAnomalies(SkuId sku) {
+        Long count = jdbc.queryForObject(sql.get("openAnomalies"), Long.class, sku.value());
+        return count == null ? 0 : count;
+    }
+
+    @Override
+    public long lastEventId() {
+        Long id = jdbc.queryForObject(sql.get("lastEventId"), Long.class);
+        return id == null ? 0 : id;
+    }
+
+    @Override
+    public List<SkuId> busiest(long afterId, long upToId, int limit) {
+        return jdbc.query(sql.get("busiest"), (rs, i) -> SkuId.of(rs.getString("sku_id")), afterId, upToId, limit);
+    }
+
+    @Override
+    public List<SkuId> page(String afterSku, int limit) {
+        return afterSku == null
+                ? jdbc.query(sql.get("firstPage"), (rs, i) -> SkuId.of(rs.getString("sku_id")), limit)
+                : jdbc.query(sql.get("page"), (rs, i) -> SkuId.of(rs.getString("sku_id")), afterSku, limit);
+    }
+}

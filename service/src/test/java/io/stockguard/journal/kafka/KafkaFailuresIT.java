@@ -1,0 +1,170 @@
+package io.stockguard.journal.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.stockguard.testing.HotStoreChecks;
+import io.stockguard.testing.Ids;
+import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.LoadDriver;
+import io.stockguard.testing.RunningService;
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testkit.KafkaCluster;
+import io.stockguard.testkit.RedisServer;
+import io.stockguard.testkit.TcpProxy;
+import io.stockguard.testkit.TestDatabase;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The full tier under the failures the issue names, each during a steady load: Kafka gone, one
+ * broker of three gone, the database gone. Afterwards every reservation a client was told about
+ * is in the database exactly once, in the state the client was told, nothing is oversold, and
+ * Redis agrees with the database.
+ */
+class KafkaFailuresIT {
+
+    private static final long SUPPLY = 1_000_000;
+    private static final int CLIENTS = 12;
+
+    @Test
+    void withEveryBrokerDownForTenSecondsReservationsGoOnThroughTheDatabaseJournal() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.single();
+                RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), kafka.bootstrapServers(), Map.of());
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            String sku = Ids.sku("kafka-down");
+            service.client().putSku(sku, SUPPLY);
+            LoadDriver load = new LoadDriver(service.client(), sku, CLIENTS);
+            try (load) {
+                long start = System.nanoTime();
+                awaitProgress(load, start, 3, 200);
+                kafka.killAllBrokers();
+                long acknowledgedAtKill = load.told().size();
+                awaitProgress(load, start, 13, acknowledgedAtKill + 200);
+                kafka.startAllBrokers();
+                long acknowledgedAtRestart = load.told().size();
+                awaitProgress(load, start, 18, acknowledgedAtRestart + 200);
+                load.stop();
+                report("every broker down 10 s", load, start);
+                assertThat(load.serverErrors()).as("5xx of %d requests", load.requests())
+                        .isLessThanOrEqualTo(load.requests() / 50);
+            }
+            assertThat(metric(service, "stockguard_journal_path_total", "path=\"database\"")).as(
+                    "events journaled to the database while Kafka was down").isPositive();
+            assertConsistent(service, hot, sku, load);
+        }
+    }
+
+    @Test
+    void aBrokerOfThreeKilledUnderLoadLosesNoAcknowledgedReservation() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.start(3);
+                RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), kafka.bootstrapServers(), Map.of("stockguard.kafka.replication-factor", "3",
+                                "stockguard.kafka.min-insync-replicas", "2"));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            String sku = Ids.sku("broker-down");
+            service.client().putSku(sku, SUPPLY);
+            LoadDriver load = new LoadDriver(service.client(), sku, CLIENTS);
+            try (load) {
+                long start = System.nanoTime();
+                awaitProgress(load, start, 3, 200);
+                kafka.killBroker(2);
+                long acknowledgedAtKill = load.told().size();
+                awaitProgress(load, start, 12, acknowledgedAtKill + 200);
+                load.stop();
+                report("one broker of three killed", load, start);
+                assertThat(load.serverErrors()).as("5xx of %d requests", load.requests())
+                        .isLessThanOrEqualTo(load.requests() / 50);
+            }
+            assertConsistent(service, hot, sku, load);
+        }
+    }
+
+    /**
+     * The database gone for ten seconds: reservations are still acknowledged (Kafka holds them),
+     * the backlog crosses its (low, for the test) threshold so new reservations are throttled, and
+     * once the database is back the writer catches up and the throttle lifts.
+     */
+    @Test
+    void withTheDatabaseDownForTenSecondsReservationsAreAcknowledgedAndTheWriterCatchesUp() throws Exception {
+        TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
+        int port = Integer.parseInt(direct.jdbcUrl().replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
+        try (TcpProxy proxy = TcpProxy.to(port);
+                RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.single();
+                RunningService service = RunningService.startFull(new TestDatabase(direct.kind(),
+                        direct.jdbcUrl().replace(":" + port + "/", ":" + proxy.port() + "/"), direct.username(),
+                        direct.password()), redis.uri(), kafka.bootstrapServers(), Map.of(
+                                "stockguard.kafka.backlog.degrade-above", "300",
+                                "stockguard.kafka.backlog.recover-below", "100",
+                                "stockguard.kafka.backlog.reservations-per-second", "20",
+                                "spring.datasource.hikari.connection-timeout", "1000"));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            String sku = Ids.sku("db-down");
+            service.client().putSku(sku, SUPPLY);
+            LoadDriver load = new LoadDriver(service.client(), sku, CLIENTS);
+            try (load) {
+                long start = System.nanoTime();
+                awaitProgress(load, start, 3, 200);
+                proxy.cut();
+                long acknowledgedAtCut = load.told().size();
+                awaitProgress(load, start, 13, acknowledgedAtCut + 100);
+                long acknowledgedDuringCut = load.told().size() - acknowledgedAtCut;
+                long throttled = load.count(429);
+                proxy.restore();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> metric(service, "stockguard_journal_backlogged", "") == 0);
+                long acknowledgedAtRestore = load.told().size();
+                awaitProgress(load, start, 0, acknowledgedAtRestore + 200);
+                load.stop();
+                report("database down 10 s", load, start);
+                assertThat(acknowledgedDuringCut).as("acknowledged while the database was down").isGreaterThan(100);
+                assertThat(throttled).as("429 THROTTLED while the backlog was over its threshold").isPositive();
+                assertThat(load.serverErrors()).as("5xx of %d requests", load.requests())
+                        .isLessThanOrEqualTo(load.requests() / 50);
+            }
+            assertConsistent(service, hot, sku, load);
+        }
+    }
+
+    private static void awaitProgress(LoadDriver load, long start, int atLeastSeconds, long acknowledged) {
+        BooleanSupplier done = () -> LoadDriver.since(start).toSeconds() >= atLeastSeconds
+                && load.told().size() >= acknowledged;
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(done::getAsBoolean);
+    }
+
+    private static void report(String what, LoadDriver load, long start) {
+        System.out.printf("%s: %d requests in %s, %d acknowledged, statuses %s%n", what, load.requests(),
+                LoadDriver.since(start), load.told().size(), load.statuses());
+    }
+
+    private static void assertConsistent(RunningService service, HotStoreChecks hot, String sku, LoadDriver load) {
+        hot.awaitDrained(sku);
+        service.awaitJournalApplied(sku);
+        load.assertStoredStateMatches(service.jdbc());
+        LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);
+        LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
+        hot.assertMatchesDatabase(service.jdbc(), sku);
+        assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM anomaly WHERE sku_id = ?", Integer.class, sku))
+                .as("anomalies").isZero();
+        assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM dead_letter", Integer.class))
+                .as("dead letters").isZero();
+    }
+
+    /** The sum of a Prometheus metric's series that carry {@code tag} (e.g. {@code path="database"}; "" for all). */
+    static double metric(RunningService service, String name, String tag) {
+        String body = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
+        double sum = 0;
+        for (String line : body.split("\n")) {
+            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(tag)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,261 @@
+package io.stockguard.reconciliation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.stockguard.testing.HotStoreChecks;
+import io.stockguard.testing.Ids;
+import io.stockguard.testing.LoadDriver;
+import io.stockguard.testing.RunningService;
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testkit.KafkaCluster;
+import io.stockguard.testkit.RedisServer;
+import io.stockguard.testkit.TcpProxy;
+import io.stockguard.testkit.TestDatabase;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reconciliation probe against real Redis, PostgreSQL and Kafka: exact drift under load (no
+ * false alarm while the journal lags), an out-of-band change found to the unit and answered by its
+ * level, heal, a throttle that holds across two instances, a lost-writes failover, and the database
+ * tier's own ledger check and safety-stock watch.
+ */
+class ReconciliationIT {
+
+    /** A probe that looks often: tests wait for one cycle, not for production's 30 s. */
+    private static Map<String, String> fastProbe(String... watched) {
+        Map<String, String> settings = new HashMap<>(Map.of("stockguard.reconciliation.tick", "100ms",
+                "stockguard.reconciliation.hot-interval", "300ms", "stockguard.reconciliation.elevated-interval", "200ms",
+                "stockguard.reconciliation.sweep-interval", "2s", "stockguard.reconciliation.throttle-rate-per-second", "20"));
+        settings.put("stockguard.reconciliation.watch-list", String.join(",", watched));
+        return settings;
+    }
+
+    @Test
+    void driftIsZeroOnEveryProbeUnderLoadWhileTheJournalLags() throws Exception {
+        String sku = Ids.sku("lagging");
+        Map<String, String> settings = fastProbe(sku);
+        // One event per database transaction: the writer falls behind the load on purpose.
+        settings.put("stockguard.kafka.writer.batch-events-max", "1");
+        try (RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.single();
+                RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), kafka.bootstrapServers(), settings)) {
+            service.client().putSku(sku, 1_000_000);
+            long start = System.nanoTime();
+            try (LoadDriver load = new LoadDriver(service.client(), sku, 8)) {
+                await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> LoadDriver.since(start).toSeconds() >= 20);
+                load.stop();
+                assertThat(load.count(201)).as("acknowledged reservations").isGreaterThan(1_000);
+            }
+            List<Map<String, Object>> readings = service.jdbc().queryForList(
+                    "SELECT kind, drift_units, in_flight FROM drift_reading WHERE sku_id = ? ORDER BY id", sku);
+            long inStep = readings.stream().filter(r -> "IN_STEP".equals(r.get("kind"))).count();
+            long lagging = readings.stream().filter(r -> ((Number) r.get("in_flight")).longValue() != 0).count();
+            System.out.printf("probe under load: %d readings, %d in step, %d with changes in flight (max %d)%n",
+                    readings.size(), inStep, lagging, readings.stream()
+                            .mapToLong(r -> Math.abs(((Number) r.get("in_flight")).longValue())).max().orElse(0));
+            assertThat(readings).as("readings that found drift").noneMatch(r -> !"IN_STEP".equals(r.get("kind"))
+                    && !"NOT_COMPARABLE".equals(r.get("kind")));
+            assertThat(inStep).as("in-step readings over 20 s").isGreaterThanOrEqualTo(20);
+            assertThat(lagging).as("readings taken while the journal lagged").isPositive();
+            assertThat(readings).allMatch(r -> ((Number) r.get("drift_units")).longValue() == 0);
+            assertThat(mode(service, sku)).isEqualTo("NORMAL");
+        }
+    }
+
+    @Test
+    void aFourPointTwoPercentInjectionIsFoundExactlyFrozenAndHealed() throws Exception {
+        String sku = Ids.sku("inflated");
+        try (RedisServer redis = RedisServer.start();
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, fastProbe(sku));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            StockGuardClient client = service.client();
+            client.putSku(sku, 1_000, 4);
+            String held = Ids.order("held");
+            assertThat(client.reserve(held, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            awaitReading(service, sku, "IN_STEP");
+
+            // A pre-sale script adds 4.2 % behind the service's back (the seeds' incident).
+            long injected = System.nanoTime();
+            hot.redis().hincrby("sg:{" + sku + "}:b", "1:a", 42);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> "FROZEN".equals(mode(service, sku)));
+            System.out.printf("4.2%% injection detected and frozen in %d ms%n", LoadDriver.since(injected).toMillis());
+            Map<String, Object> found = service.jdbc().queryForMap("SELECT kind, level, drift_units, drift_percent "
+                    + "FROM drift_reading WHERE sku_id = ? AND kind = 'DRIFT' ORDER BY id LIMIT 1", sku);
+            assertThat(found.get("level")).isEqualTo("FREEZE");
+            assertThat(((Number) found.get("drift_units")).longValue()).isEqualTo(42);
+            assertThat(((Number) found.get("drift_percent")).doubleValue()).isEqualTo(4.2);
+
+            StockGuardClient.Response refused = client.reserve(Ids.order("refused"), new StockGuardClient.Line(sku, 1));
+            assertThat(refused.status()).isEqualTo(423);
+            assertThat(refused.code()).isEqualTo("SKU_FROZEN");
+            assertThat(client.cancel(held).status()).as("cancels still work while frozen").isEqualTo(200);
+
+            StockGuardClient.Response healed = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
+                    StockGuardClient.object("reason", "pre-sale script inflated the hot store", "unfreeze", true));
+            assertThat(healed.status()).isEqualTo(200);
+            assertThat(healed.body().at("/before/driftUnits").asLong()).isEqualTo(42);
+            assertThat(healed.body().at("/after/driftUnits").asLong()).isZero();
+            assertThat(healed.body().at("/after/kind").asText()).isEqualTo("IN_STEP");
+            assertThat(healed.body().at("/mode").asText()).isEqualTo("NORMAL");
+            assertThat(mode(service, sku)).isEqualTo("NORMAL");
+            assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE action = 'HEAL' "
+                    + "AND target = ? AND before_state LIKE '%42%' AND after_state LIKE '%IN_STEP%'", Integer.class,
+                    "sku:" + sku)).isEqualTo(1);
+            assertThat(client.reserve(Ids.order("after-heal"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            assertThat(client.sku(sku).body().at("/available").asLong()).as("what the database had, no more")
+                    .isEqualTo(999);
+            awaitReading(service, sku, "IN_STEP");
+        }
+    }
+
+    @Test
+    void warnAndThrottleLevelsHoldAcrossTwoInstancesAndTheThrottleClearsAfterCleanProbes() throws Exception {
+        String warned = Ids.sku("warned");
+        String throttled = Ids.sku("throttled");
+        TestDatabase database = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
+        try (RedisServer redis = RedisServer.start();
+                RunningService one = RunningService.startRedis(database, redis.uri(), false, fastProbe(warned, throttled));
+                RunningService two = RunningService.startRedis(database, redis.uri(), false, fastProbe(warned, throttled));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            one.client().putSku(warned, 10_000, 4);
+            one.client().putSku(throttled, 10_000, 4);
+            assertThat(one.client().reserve(Ids.order("warm"), new StockGuardClient.Line(warned, 1)).status()).isEqualTo(201);
+            assertThat(two.client().reserve(Ids.order("warm"), new StockGuardClient.Line(throttled, 1)).status())
+                    .isEqualTo(201);
+            awaitReading(one, throttled, "IN_STEP");
+
+            hot.redis().hincrby("sg:{" + warned + "}:b", "0:a", 70);
+            hot.redis().hincrby("sg:{" + throttled + "}:b", "0:a", 200);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> "THROTTLED".equals(mode(one, throttled)) && levelSeen(one, warned, "WARN"));
+            assertThat(mode(one, warned)).as("a warning changes nothing for shoppers").isEqualTo("NORMAL");
+
+            long start = System.nanoTime();
+            LoadDriver load = new LoadDriver(List.of(one.client(), two.client()), throttled, 8);
+            try (load) {
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> LoadDriver.since(start).toMillis() >= 4_000);
+                load.stop();
+            }
+            double seconds = LoadDriver.since(start).toNanos() / 1e9;
+            long accepted = load.count(201);
+            System.out.printf("throttled at 20/s over two instances: %d accepted in %.1f s, %d refused with 429%n",
+                    accepted, seconds, load.count(429));
+            assertThat(load.count(429)).as("refused with 429 THROTTLED").isPositive();
+            assertThat(accepted).as("accepted: at most the rate over the window plus one second's burst")
+                    .isLessThanOrEqualTo((long) Math.ceil(20 * seconds) + 20);
+            StockGuardClient.Response refused = one.client().reserve(Ids.order("refused"),
+                    new StockGuardClient.Line(throttled, 1));
+            if (refused.status() == 429) {
+                assertThat(refused.code()).isEqualTo("THROTTLED");
+                assertThat(refused.raw().headers().firstValue("Retry-After")).isPresent();
+            }
+
+            hot.redis().hincrby("sg:{" + throttled + "}:b", "0:a", -200);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "NORMAL".equals(mode(one, throttled)));
+            List<String> kinds = one.jdbc().queryForList("SELECT kind FROM drift_reading WHERE sku_id = ? ORDER BY id DESC "
+                    + "LIMIT 2", String.class, throttled);
+            assertThat(kinds).as("the two readings that lifted the throttle").containsOnly("IN_STEP");
+            assertThat(one.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE target = ? AND action = 'THROTTLE' "
+                    + "AND actor = 'system:reconciliation-probe'", Integer.class, "sku:" + throttled)).isPositive();
+        }
+    }
+
+    @Test
+    void aFailoverThatLostWritesIsReportedAsARegression() throws Exception {
+        String sku = Ids.sku("regressed");
+        Map<String, String> settings = new HashMap<>(Map.of("stockguard.reconciliation.enabled", "false"));
+        try (RedisServer master = RedisServer.start();
+                RedisServer replica = RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(master.port()));
+                TcpProxy proxy = TcpProxy.to(master.port());
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        proxy.uri(), false, settings)) {
+            StockGuardClient client = service.client();
+            client.putSku(sku, 50, 2);
+            for (int i = 0; i < 10; i++) {
+                assertThat(client.reserve(Ids.order("kept"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            }
+            assertThat(master.command("WAIT", "1", "5000")).isEqualTo(":1");
+            assertThat(replica.command("REPLICAOF", "NO", "ONE")).isEqualTo("+OK");
+            for (int i = 0; i < 10; i++) {
+                assertThat(client.reserve(Ids.order("lost"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            }
+            master.kill();
+            proxy.switchTo(replica.port());
+
+            StockGuardClient.Response[] reading = new StockGuardClient.Response[1];
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                reading[0] = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/probe", null);
+                return reading[0].status() == 200 && !"UNREACHABLE".equals(reading[0].text("kind"));
+            });
+            assertThat(reading[0].text("kind")).isEqualTo("REGRESSION");
+            assertThat(reading[0].text("detail")).contains("lost writes");
+            assertThat(mode(service, sku)).as("frozen before more is sold than exists").isEqualTo("FROZEN");
+        }
+    }
+
+    @Test
+    void theDatabaseTierChecksItsLedgerAndWatchesSafetyStock() {
+        String sku = Ids.sku("ledger");
+        try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                fastProbe(sku))) {
+            List<SafetyStockLow> low = service.collect(SafetyStockLow.class);
+            List<DriftDetected> drifts = service.collect(DriftDetected.class);
+            StockGuardClient client = service.client();
+            assertThat(client.send("PUT", "/api/v1/skus/" + sku, StockGuardClient.object("total", 100, "buckets", 2,
+                    "safetyStock", 95)).status()).isIn(200, 201);
+            awaitReading(service, sku, "IN_STEP");
+            assertThat(low).as("no alert while stock is above the safety stock").isEmpty();
+            for (int i = 0; i < 6; i++) {
+                assertThat(client.reserve(Ids.order("low"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            }
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> !low.isEmpty());
+            assertThat(low.getFirst().available()).isEqualTo(94);
+            assertThat(low.getFirst().safetyStock()).isEqualTo(95);
+
+            // Someone edits the counters by hand: the journal no longer explains them.
+            service.jdbc().update("UPDATE stock_bucket SET available = available + 5 WHERE sku_id = ? AND bucket = 0", sku);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "FROZEN".equals(mode(service, sku)));
+            Map<String, Object> found = service.jdbc().queryForMap("SELECT kind, drift_units FROM drift_reading "
+                    + "WHERE sku_id = ? AND kind = 'LEDGER_MISMATCH' ORDER BY id LIMIT 1", sku);
+            assertThat(((Number) found.get("drift_units")).longValue()).isEqualTo(5);
+            assertThat(drifts).anyMatch(d -> d.reading().kind() == ReadingKind.LEDGER_MISMATCH
+                    && d.reading().units() == 5 && "FROZEN".equals(d.modeAfter()));
+            StockGuardClient.Response heal = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
+                    StockGuardClient.object("reason", "try"));
+            assertThat(heal.status()).isEqualTo(409);
+            assertThat(heal.code()).isEqualTo("HEAL_UNSUPPORTED");
+            StockGuardClient.Response throttle = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/throttle",
+                    StockGuardClient.object("ratePerSecond", 10, "reason", "try"));
+            assertThat(throttle.status()).isEqualTo(409);
+            assertThat(throttle.code()).isEqualTo("THROTTLE_UNSUPPORTED");
+        }
+    }
+
+    private static String mode(RunningService service, String sku) {
+        return service.jdbc().queryForObject("SELECT mode FROM sku WHERE sku_id = ?", String.class, sku);
+    }
+
+    private static boolean levelSeen(RunningService service, String sku, String level) {
+        return service.jdbc().queryForObject("SELECT COUNT(*) FROM drift_reading WHERE sku_id = ? AND level = ?",
+                Integer.class, sku, level) > 0;
+    }
+
+    private static void awaitReading(RunningService service, String sku, String kind) {
+        long before = service.jdbc().queryForObject("SELECT COALESCE(MAX(id), 0) FROM drift_reading", Long.class);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> service.jdbc()
+                .queryForObject("SELECT COUNT(*) FROM drift_reading WHERE sku_id = ? AND kind = ? AND id > ?",
+                        Integer.class, sku, kind, before) > 0);
+    }
+}

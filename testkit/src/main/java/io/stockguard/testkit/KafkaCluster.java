@@ -1,0 +1,302 @@
+package io.stockguard.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A real Kafka (KRaft) cluster of broker processes, started and stopped by the test itself: one
+ * combined node, or a dedicated controller with several brokers (three combined in-JVM nodes lose
+ * their quorum on this kind of machine; separate processes with one controller do not). Being
+ * processes, brokers can be killed ({@code kill -9}) and started again on the same ports and data.
+ * The classes come from the test's own class path (the {@code kafka_2.13} artifact).
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    private static final Duration READY_WAIT_MAX = Duration.ofSeconds(60);
+    private static final int CONTROLLER_ID = 100;
+
+    private final Path directory;
+    private final String clusterId = Uuid.randomUuid().toString();
+    private final int controllerPort;
+    /** The controller (combined with broker 1 for a single node), then the brokers by id. */
+    private final Map<Integer, Node> nodes = new LinkedHashMap<>();
+    private final int brokerCount;
+    private int fixedBrokerPort;
+
+    private KafkaCluster(Path directory, int brokerCount) {
+        this.directory = directory;
+        this.brokerCount = brokerCount;
+        this.controllerPort = freePort();
+    }
+
+    /** One node that is both broker and controller. */
+    public static KafkaCluster single() {
+        return start(1);
+    }
+
+    /** One node that is both broker and controller, its broker on a fixed port (for a local trial). */
+    public static KafkaCluster single(int brokerPort) {
+        try {
+            KafkaCluster cluster = new KafkaCluster(Files.createTempDirectory("stockguard-kafka-"), 1);
+            cluster.fixedBrokerPort = brokerPort;
+            cluster.launch();
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Kafka", e);
+        }
+    }
+
+    /** A dedicated controller and {@code brokers} brokers. */
+    public static KafkaCluster start(int brokers) {
+        try {
+            KafkaCluster cluster = new KafkaCluster(Files.createTempDirectory("stockguard-kafka-"), brokers);
+            cluster.launch();
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Kafka", e);
+        }
+    }
+
+    public String bootstrapServers() {
+        List<String> servers = new ArrayList<>();
+        nodes.forEach((id, node) -> {
+            if (node.brokerPort > 0) {
+                servers.add("127.0.0.1:" + node.brokerPort);
+            }
+        });
+        return String.join(",", servers);
+    }
+
+    public int brokerCount() {
+        return brokerCount;
+    }
+
+    /** Kills broker {@code id} (1-based) without warning. */
+    public void killBroker(int id) {
+        node(id).kill();
+    }
+
+    /** Starts a killed or stopped broker again, on its ports and its data. */
+    public void startBroker(int id) {
+        node(id).start();
+        awaitBrokers(liveBrokers());
+    }
+
+    /** Kills every broker (the controller stays). */
+    public void killAllBrokers() {
+        for (int id = 1; id <= brokerCount; id++) {
+            killBroker(id);
+        }
+    }
+
+    public void startAllBrokers() {
+        for (int id = 1; id <= brokerCount; id++) {
+            if (!node(id).isRunning()) {
+                node(id).start();
+            }
+        }
+        awaitBrokers(brokerCount);
+    }
+
+    /** Admin client properties for this cluster. */
+    public Properties clientProperties() {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return properties;
+    }
+
+    private Node node(int id) {
+        Node node = brokerCount == 1 ? nodes.get(1) : nodes.get(id);
+        if (node == null || node.brokerPort == 0) {
+            throw new IllegalArgumentException("no broker " + id);
+        }
+        return node;
+    }
+
+    private int liveBrokers() {
+        return (int) nodes.values().stream().filter(n -> n.brokerPort > 0 && n.isRunning()).count();
+    }
+
+    private void launch() throws IOException {
+        if (brokerCount == 1) {
+            nodes.put(1, new Node(1, "broker,controller", fixedBrokerPort > 0 ? fixedBrokerPort : freePort()));
+        } else {
+            nodes.put(CONTROLLER_ID, new Node(CONTROLLER_ID, "controller", 0));
+            for (int id = 1; id <= brokerCount; id++) {
+                nodes.put(id, new Node(id, "broker", freePort()));
+            }
+        }
+        for (Node node : nodes.values()) {
+            node.format();
+        }
+        for (Node node : nodes.values()) {
+            node.start();
+        }
+        awaitBrokers(brokerCount);
+    }
+
+    private void awaitBrokers(int expected) {
+        long deadline = System.nanoTime() + READY_WAIT_MAX.toNanos();
+        Properties properties = clientProperties();
+        properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        while (true) {
+            try (Admin admin = Admin.create(properties)) {
+                int ready = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size();
+                if (ready >= expected) {
+                    return;
+                }
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for Kafka", e);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Kafka did not have " + expected + " brokers within " + READY_WAIT_MAX
+                        + "; logs in " + directory);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+        }
+    }
+
+    @Override
+    public void close() {
+        List<Node> reversed = new ArrayList<>(nodes.values());
+        java.util.Collections.reverse(reversed);
+        reversed.forEach(Node::kill);
+        deleteQuietly(directory);
+    }
+
+    /** One Kafka process: its configuration, data and log live in its own folder. */
+    private final class Node {
+        private final int id;
+        private final String roles;
+        private final int brokerPort;
+        private final Path home;
+        private Process process;
+
+        Node(int id, String roles, int brokerPort) throws IOException {
+            this.id = id;
+            this.roles = roles;
+            this.brokerPort = brokerPort;
+            this.home = Files.createDirectories(directory.resolve("node-" + id));
+            Files.writeString(home.resolve("server.properties"), properties());
+        }
+
+        private String properties() {
+            int voterId = brokerCount == 1 ? 1 : CONTROLLER_ID;
+            int replication = Math.min(3, brokerCount);
+            StringBuilder text = new StringBuilder();
+            text.append("process.roles=").append(roles).append('\n')
+                    .append("node.id=").append(id).append('\n')
+                    .append("controller.quorum.voters=").append(voterId).append("@127.0.0.1:").append(controllerPort)
+                    .append('\n')
+                    .append("controller.listener.names=CONTROLLER\n")
+                    .append("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n")
+                    .append("log.dirs=").append(home.resolve("data")).append('\n')
+                    .append("offsets.topic.replication.factor=").append(replication).append('\n')
+                    .append("offsets.topic.num.partitions=4\n")
+                    .append("transaction.state.log.replication.factor=").append(replication).append('\n')
+                    .append("transaction.state.log.min.isr=1\n")
+                    .append("group.initial.rebalance.delay.ms=0\n")
+                    .append("auto.create.topics.enable=false\n")
+                    .append("num.network.threads=2\nnum.io.threads=2\nbackground.threads=2\n")
+                    .append("log.flush.interval.messages=9223372036854775807\n");
+            if (roles.contains("broker")) {
+                text.append("inter.broker.listener.name=PLAINTEXT\n");
+            }
+            if (roles.equals("broker,controller")) {
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(",CONTROLLER://127.0.0.1:")
+                        .append(controllerPort).append('\n')
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n');
+            } else if (roles.equals("controller")) {
+                text.append("listeners=CONTROLLER://127.0.0.1:").append(controllerPort).append('\n');
+            } else {
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n')
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n');
+            }
+            return text.toString();
+        }
+
+        void format() throws IOException {
+            Process format = java("kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
+                    home.resolve("server.properties").toString(), "--ignore-formatted")
+                    .redirectOutput(home.resolve("format.log").toFile()).redirectErrorStream(true).start();
+            try {
+                if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+                    format.destroyForcibly();
+                    throw new IllegalStateException("formatting Kafka node " + id + " failed: "
+                            + Files.readString(home.resolve("format.log")));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while formatting Kafka", e);
+            }
+        }
+
+        void start() {
+            try {
+                process = java("kafka.Kafka", home.resolve("server.properties").toString())
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("server.log").toFile()))
+                        .redirectErrorStream(true).start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start Kafka node " + id, e);
+            }
+        }
+
+        boolean isRunning() {
+            return process != null && process.isAlive();
+        }
+
+        void kill() {
+            if (process != null) {
+                process.destroyForcibly();
+                try {
+                    process.waitFor(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        private ProcessBuilder java(String mainClass, String... arguments) {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> command = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass));
+            command.addAll(List.of(arguments));
+            return new ProcessBuilder(command).directory(home.toFile());
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteQuietly(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temp folder is harmless.
+        }
+    }
+}
