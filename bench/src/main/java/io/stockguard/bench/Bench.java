@@ -12,6 +12,7 @@ import io.stockguard.bench.redis.SetNxLock;
 import io.stockguard.bench.redis.WatchMulti;
 import io.stockguard.bench.stockguard.HotStoreRedis;
 import io.stockguard.bench.stockguard.HttpContender;
+import io.stockguard.bench.stockguard.KafkaLedgerContender;
 import io.stockguard.bench.stockguard.LedgerContender;
 import io.stockguard.bench.stockguard.RedisLedgerContender;
 import io.stockguard.testkit.PostgresServer;
@@ -145,7 +146,12 @@ public final class Bench {
                 new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
                         + "a Redis of its own with one replica, each reservation waiting for it (WAIT 1, "
                         + "stockguard.redis.wait-replicas=1)", databases, HotStoreRedis.replicated(1),
-                        HOT_STORE_SETTINGS));
+                        HOT_STORE_SETTINGS),
+                new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
+                        + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
+                        + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "
+                        + "database by the service's journal writer; counted once the journal is applied",
+                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS));
     }
 
     /** A new database on the durable server: commits wait for the disk, as in production. */

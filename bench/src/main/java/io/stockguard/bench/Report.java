@@ -101,8 +101,20 @@ final class Report {
         Files.writeString(folder.resolve("summary.md"), "Machine: " + machine() + "\n\n" + table(results)
                 + "\n`*` stopped at the time limit (" + options.timeLimit().toSeconds() + " s). spread: (fastest − "
                 + "slowest repetition) / median of attempts/s, over " + options.repeat() + " interleaved repetitions; "
-                + "the other figures are the median repetition's.\n");
+                + "the other figures are the median repetition's.\n" + notes(results));
         Files.writeString(folder.resolve("report.html"), Html.page(options, contenders, results, machine()));
+    }
+
+    /** What each contender saw inside its median run (batch sizes, paths, checks, journal lag), for summary.md. */
+    static String notes(List<RunResult> results) {
+        StringBuilder notes = new StringBuilder();
+        for (RunResult r : results) {
+            if (!r.notes().isEmpty()) {
+                notes.append(String.format(Locale.ROOT, "- %s, %s, %d clients: %s%n", r.scenario(), r.contender(),
+                        r.clients(), r.notes()));
+            }
+        }
+        return notes.isEmpty() ? "" : "\nNotes of the median runs:\n\n" + notes;
     }
 
     static String machine() {

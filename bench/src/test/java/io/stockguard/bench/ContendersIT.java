@@ -52,7 +52,7 @@ class ContendersIT {
     static Stream<String> names() {
         return Stream.of("db-naive", "db-for-update", "db-optimistic", "db-conditional", "db-8-buckets",
                 "redis-naive", "redis-lock", "redis-watch", "redis-lua", "stockguard-db", "stockguard-db-single",
-                "stockguard-redis", "stockguard-redis-wait1");
+                "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka");
     }
 
     @ParameterizedTest

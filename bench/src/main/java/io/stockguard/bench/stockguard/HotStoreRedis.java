@@ -21,19 +21,33 @@ public final class HotStoreRedis implements AutoCloseable {
     private static final Duration REPLICA_WAIT_MAX = Duration.ofSeconds(30);
 
     private final String sharedServerUri;
+    private final int sharedDatabase;
     private final int replicaCount;
     private final List<RedisServer> started = new ArrayList<>();
     private String url;
     private RedisClient client;
 
-    private HotStoreRedis(String sharedServerUri, int replicaCount) {
+    private HotStoreRedis(String sharedServerUri, int sharedDatabase, int replicaCount) {
         this.sharedServerUri = sharedServerUri;
+        this.sharedDatabase = sharedDatabase;
         this.replicaCount = replicaCount;
     }
 
     /** Database 1 of the bench's shared server, e.g. {@code redis://127.0.0.1:6379}. */
     public static HotStoreRedis shared(String serverUri) {
-        return new HotStoreRedis(serverUri, 0);
+        return shared(serverUri, SHARED_DATABASE);
+    }
+
+    /**
+     * Logical database {@code database} (not 0, the Redis contenders') of the bench's shared server:
+     * each StockGuard contender on the shared server needs its own, since their services keep
+     * running side by side with the same SKUs.
+     */
+    public static HotStoreRedis shared(String serverUri, int database) {
+        if (database < 1 || database > 15) {
+            throw new IllegalArgumentException("database must be between 1 and 15, was " + database);
+        }
+        return new HotStoreRedis(serverUri, database, 0);
     }
 
     /** A master with {@code replicas} replicas ({@code --replicaof}), started on first use. */
@@ -41,7 +55,7 @@ public final class HotStoreRedis implements AutoCloseable {
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("replicas must be between 1 and 5, was " + replicas);
         }
-        return new HotStoreRedis(null, replicas);
+        return new HotStoreRedis(null, 0, replicas);
     }
 
     public int replicaCount() {
@@ -51,7 +65,7 @@ public final class HotStoreRedis implements AutoCloseable {
     /** The URL the service connects to; starts the servers if they are the contender's own. */
     public synchronized String url() {
         if (url == null) {
-            url = sharedServerUri != null ? sharedServerUri + "/" + SHARED_DATABASE : startReplicated();
+            url = sharedServerUri != null ? sharedServerUri + "/" + sharedDatabase : startReplicated();
             client = RedisClient.create(url);
             client.setDefaultTimeout(REPLICA_WAIT_MAX.plusSeconds(5));
         }

@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * catalogue written to the database, and every SKU loaded into Redis by the service's own preheat,
  * so a run meets a prepared sale. The database stays the source of truth the counts are read from.
  */
-public final class RedisLedgerContender extends LedgerContender {
+public class RedisLedgerContender extends LedgerContender {
 
     private static final Caller OPERATOR = new Caller(new Actor(Actor.Kind.ADMIN_KEY, "bench"), null);
     /** Longest a preheat may take: 100,000 SKUs, one database transaction each, on a busy machine. */
