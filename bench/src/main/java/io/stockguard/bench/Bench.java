@@ -10,8 +10,11 @@ import io.stockguard.bench.redis.LuaDecrement;
 import io.stockguard.bench.redis.NaiveGetDecr;
 import io.stockguard.bench.redis.SetNxLock;
 import io.stockguard.bench.redis.WatchMulti;
+import io.stockguard.bench.stockguard.HotStoreRedis;
 import io.stockguard.bench.stockguard.HttpContender;
+import io.stockguard.bench.stockguard.KafkaLedgerContender;
 import io.stockguard.bench.stockguard.LedgerContender;
+import io.stockguard.bench.stockguard.RedisLedgerContender;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
@@ -28,6 +31,15 @@ import java.util.function.Supplier;
  * report. Everything is measured in this one run, so ratios compare like with like.
  */
 public final class Bench {
+
+    /**
+     * The Redis ledger's settings in the bench. One machine runs the clients, the service, PostgreSQL
+     * and Redis (two cores, here shared with other builds): at the default 500 ms command timeout a
+     * stall of the machine reads as a Redis failure, the circuit breaker opens, and the run would
+     * measure the database fallback instead. The service's own tests raise it for the same reason;
+     * every run's notes say how many reservations fell back all the same.
+     */
+    private static final Map<String, String> HOT_STORE_SETTINGS = Map.of("stockguard.redis.command-timeout", "2s");
 
     private Bench() {
     }
@@ -53,39 +65,19 @@ public final class Bench {
                 System.getProperty("java.version"));
         try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
             RedisClient redisClient = RedisClient.create(redis.uri());
-            List<Contender> contenders = contenders(redisClient, Bench::fresh).stream().filter(options::selects)
-                    .toList();
+            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh);
+            List<Contender> contenders = all.stream().filter(options::selects).toList();
             String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
-            Runner runner = new Runner(options.timeLimit(), options.warmUp(), runId);
-            List<RunResult> results = new ArrayList<>();
-            for (Scenario scenario : options.scenarios()) {
-                List<Integer> levels = scenario.name().equals("hot-sku") ? options.hotSkuClients()
-                        : List.of(options.otherClients());
-                System.out.printf("%nscenario %s: %s%n", scenario.name(), scenario.description());
-                for (int clients : levels) {
-                    Map<String, List<RunResult>> repeats = new java.util.LinkedHashMap<>();
-                    // Repetitions are interleaved, so a slow minute of a noisy machine hits every
-                    // contender alike instead of one of them.
-                    for (int round = 1; round <= options.repeat(); round++) {
-                        for (Contender contender : contenders) {
-                            if (contender instanceof HttpContender && !(scenario.name().equals("hot-sku")
-                                    && clients == levels.getLast())) {
-                                continue;
-                            }
-                            RunResult result = runner.run(scenario, contender, clients);
-                            repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
-                            String notes = contender.notes();
-                            System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
-                                    + (notes.isEmpty() ? "" : "  [" + notes + "]"));
-                        }
-                    }
-                    repeats.values().forEach(runs -> results.add(Report.median(runs)));
+            List<RunResult> results;
+            try {
+                results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId));
+            } finally {
+                // Contenders own processes (services, Redis servers): they go even when a run fails.
+                for (Contender contender : all) {
+                    contender.close();
                 }
+                redisClient.shutdown();
             }
-            for (Contender contender : contenders) {
-                contender.close();
-            }
-            redisClient.shutdown();
             List<RunResult> withCeiling = Report.withCeiling(results);
             Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
             Report.write(folder, options, contenders, withCeiling);
@@ -95,8 +87,41 @@ public final class Bench {
         }
     }
 
-    /** Every contender, each database contender on a database of its own from {@code databases}. */
-    static List<Contender> contenders(RedisClient redis, Supplier<TestDatabase> databases) {
+    /** Runs every contender on every scenario and concurrency; the median of the repetitions of each. */
+    private static List<RunResult> measure(BenchOptions options, List<Contender> contenders, Runner runner)
+            throws Exception {
+        List<RunResult> results = new ArrayList<>();
+        for (Scenario scenario : options.scenarios()) {
+            List<Integer> levels = scenario.name().equals("hot-sku") ? options.hotSkuClients()
+                    : List.of(options.otherClients());
+            System.out.printf("%nscenario %s: %s%n", scenario.name(), scenario.description());
+            for (int clients : levels) {
+                Map<String, List<RunResult>> repeats = new java.util.LinkedHashMap<>();
+                // Repetitions are interleaved, so a slow minute of a noisy machine hits every
+                // contender alike instead of one of them.
+                for (int round = 1; round <= options.repeat(); round++) {
+                    for (Contender contender : contenders) {
+                        if (contender instanceof HttpContender && !(scenario.name().equals("hot-sku")
+                                && clients == levels.getLast())) {
+                            continue;
+                        }
+                        RunResult result = runner.run(scenario, contender, clients).withNotes(contender.notes());
+                        repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
+                        System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
+                                + (result.notes().isEmpty() ? "" : "  [" + result.notes() + "]"));
+                    }
+                }
+                repeats.values().forEach(runs -> results.add(Report.median(runs)));
+            }
+        }
+        return results;
+    }
+
+    /**
+     * Every contender, each database contender on a database of its own from {@code databases}; the
+     * Redis contenders on {@code redis}, a client of the server at {@code redisUri}.
+     */
+    static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases) {
         return List.of(
                 new NaiveReadThenWrite(databases.get()),
                 new SelectForUpdate(databases.get()),
@@ -113,7 +138,20 @@ public final class Bench {
                         + "reservation (coalescing off), in process", databases,
                         Map.of("stockguard.reservation.coalescing.enabled", "false")),
                 new HttpContender("stockguard-db-http", "StockGuard database ledger end to end over HTTP",
-                        databases, Map.of()));
+                        databases, Map.of()),
+                new RedisLedgerContender("stockguard-redis", "StockGuard Redis ledger (standard tier): the service's "
+                        + "Lua in Redis, group-committed to the database journal before each acknowledgement, in "
+                        + "process; Redis shared with the Redis contenders", databases, HotStoreRedis.shared(redisUri),
+                        HOT_STORE_SETTINGS),
+                new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
+                        + "a Redis of its own with one replica, each reservation waiting for it (WAIT 1, "
+                        + "stockguard.redis.wait-replicas=1)", databases, HotStoreRedis.replicated(1),
+                        HOT_STORE_SETTINGS),
+                new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
+                        + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
+                        + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "
+                        + "database by the service's journal writer; counted once the journal is applied",
+                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS));
     }
 
     /** A new database on the durable server: commits wait for the disk, as in production. */

@@ -20,7 +20,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
               --quick        about two minutes: smaller scenarios, 8 and 64 clients
               --smoke        tiny sizes, seconds: checks that every contender and report still works
               --scenario     only these scenarios
-              --contender    only contenders whose name starts with one of these
+              --contender    only contenders whose name starts with one of these (name$: that one only)
               --clients      concurrency levels of the hot-SKU scenario (others run at the largest)
               --time-limit   longest one run may take; a run stopped early says so
               --repeat       runs per contender and concurrency, interleaved; the median is reported
@@ -101,7 +101,10 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
     }
 
     boolean selects(Contender contender) {
-        return contenderFilters.isEmpty() || contenderFilters.stream().anyMatch(contender.name()::startsWith);
+        // "name$" selects exactly that contender (as "stockguard-db$" leaves out stockguard-db-single).
+        return contenderFilters.isEmpty() || contenderFilters.stream().anyMatch(filter -> filter.endsWith("$")
+                ? contender.name().equals(filter.substring(0, filter.length() - 1))
+                : contender.name().startsWith(filter));
     }
 
     private static List<String> list(String value) {

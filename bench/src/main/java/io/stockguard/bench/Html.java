@@ -11,7 +11,7 @@ import java.util.Map;
 final class Html {
 
     private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aa0066"};
+            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aa0066", "#006d5b", "#b8860b"};
 
     private Html() {
     }
@@ -47,18 +47,22 @@ final class Html {
         }
         html.append("<h2>All results</h2><table><tr><th>scenario</th><th>contender</th><th>clients</th>"
                 + "<th>attempts/s</th><th>sold/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>oversold</th>"
-                + "<th>unaccounted</th><th>false sold-outs</th><th>gave up</th><th>retries</th><th>% of ceiling</th></tr>");
+                + "<th>unaccounted</th><th>false sold-outs</th><th>gave up</th><th>retries</th><th>% of ceiling</th>"
+                + "<th>spread</th><th>notes</th></tr>");
         for (RunResult r : results) {
             boolean bad = r.oversoldUnits() > 0 || r.unaccountedUnits() != 0;
             html.append(String.format(Locale.ROOT, "<tr%s><td>%s</td><td>%s%s</td><td>%d</td><td>%.0f</td><td>%.0f</td>"
                             + "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-                            + "<td>%d</td><td>%s</td></tr>", bad ? " class=\"bad\"" : "", r.scenario(), r.contender(),
+                            + "<td>%d</td><td>%s</td><td>%s</td><td style=\"text-align:left\">%s</td></tr>",
+                    bad ? " class=\"bad\"" : "", r.scenario(), r.contender(),
                     r.stoppedEarly() ? "*" : "", r.clients(), r.attemptsPerSecond(), r.soldPerSecond(), r.p50Millis(),
                     r.p99Millis(), r.p999Millis(), r.oversoldUnits(), r.unaccountedUnits(), r.falseSoldOuts(),
                     r.gaveUp(), r.retries(), r.percentOfCeiling() < 0 ? "" : String.format(Locale.ROOT, "%.0f%%",
-                            r.percentOfCeiling())));
+                            r.percentOfCeiling()), r.attemptsPerSecondRepeats().size() < 2 ? ""
+                            : String.format(Locale.ROOT, "%.0f%%", r.spreadPercent()), escape(r.notes())));
         }
-        return html.append("</table><p>* stopped at the time limit.</p></body></html>").toString();
+        return html.append("</table><p>* stopped at the time limit. spread: (fastest − slowest repetition) / median "
+                + "of attempts/s; the other figures are the median repetition's.</p></body></html>").toString();
     }
 
     private static String lineChart(Map<String, List<RunResult>> series) {

@@ -54,11 +54,13 @@ final class Report {
                 median.attempts(), median.sold(), median.soldOut(), median.gaveUp(), median.errors(), median.retries(),
                 median.reads(), median.seconds(), median.stoppedEarly(), median.attemptsPerSecond(), soldPerSecond,
                 median.readsPerSecond(), median.p50Millis(), median.p99Millis(), median.p999Millis(),
-                median.readP99Millis(), oversold, unaccounted, falseSoldOuts, median.percentOfCeiling());
+                median.readP99Millis(), oversold, unaccounted, falseSoldOuts, median.percentOfCeiling(),
+                runs.stream().map(RunResult::attemptsPerSecond).toList(),
+                runs.stream().map(RunResult::soldPerSecond).toList(), median.notes());
     }
 
     static String line(RunResult r) {
-        return String.format(Locale.ROOT, "  %-22s %4d clients  %9.0f att/s  %8.0f sold/s  p99 %7.2f ms  "
+        return String.format(Locale.ROOT, "  %-24s %4d clients  %9.0f att/s  %8.0f sold/s  p99 %7.2f ms  "
                         + "oversold %6d  unaccounted %6d  false sold-outs %6d  gave up %6d  errors %d%s",
                 r.contender(), r.clients(), r.attemptsPerSecond(), r.soldPerSecond(), r.p99Millis(), r.oversoldUnits(),
                 r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.errors(), r.stoppedEarly() ? "  (time limit)" : "");
@@ -66,17 +68,19 @@ final class Report {
 
     static String table(List<RunResult> results) {
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-                "| %-11s | %-20s | %7s | %9s | %8s | %7s | %7s | %8s | %8s | %9s | %10s | %7s | %7s | %8s |%n",
+                "| %-11s | %-22s | %7s | %9s | %8s | %7s | %7s | %8s | %8s | %9s | %10s | %7s | %7s | %8s | %7s |%n",
                 "scenario", "contender", "clients", "attempt/s", "sold/s", "p50 ms", "p99 ms", "p99.9 ms", "oversold",
-                "unaccount", "false s/o", "gave up", "retries", "% ceil"));
-        table.append(String.format("|%s|%n", "---|".repeat(14).replaceAll("\\|$", "")));
+                "unaccount", "false s/o", "gave up", "retries", "% ceil", "spread"));
+        table.append(String.format("|%s|%n", "---|".repeat(15).replaceAll("\\|$", "")));
         for (RunResult r : results) {
             table.append(String.format(Locale.ROOT,
-                    "| %-11s | %-20s | %7d | %9.0f | %8.0f | %7.2f | %7.2f | %8.2f | %8d | %9d | %10d | %7d | %7d | %8s |%n",
+                    "| %-11s | %-22s | %7d | %9.0f | %8.0f | %7.2f | %7.2f | %8.2f | %8d | %9d | %10d | %7d | %7d | %8s | %7s |%n",
                     r.scenario(), r.contender() + (r.stoppedEarly() ? "*" : ""), r.clients(), r.attemptsPerSecond(),
                     r.soldPerSecond(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.oversoldUnits(),
                     r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.retries(),
-                    r.percentOfCeiling() < 0 ? "" : String.format(Locale.ROOT, "%.0f%%", r.percentOfCeiling())));
+                    r.percentOfCeiling() < 0 ? "" : String.format(Locale.ROOT, "%.0f%%", r.percentOfCeiling()),
+                    r.attemptsPerSecondRepeats().size() < 2 ? "" : String.format(Locale.ROOT, "%.0f%%",
+                            r.spreadPercent())));
         }
         return table.toString();
     }
@@ -95,8 +99,22 @@ final class Report {
         JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
         Files.writeString(folder.resolve("results.json"), json.writeValueAsString(document));
         Files.writeString(folder.resolve("summary.md"), "Machine: " + machine() + "\n\n" + table(results)
-                + "\n`*` stopped at the time limit (" + options.timeLimit().toSeconds() + " s).\n");
+                + "\n`*` stopped at the time limit (" + options.timeLimit().toSeconds() + " s). spread: (fastest − "
+                + "slowest repetition) / median of attempts/s, over " + options.repeat() + " interleaved repetitions; "
+                + "the other figures are the median repetition's.\n" + notes(results));
         Files.writeString(folder.resolve("report.html"), Html.page(options, contenders, results, machine()));
+    }
+
+    /** What each contender saw inside its median run (batch sizes, paths, checks, journal lag), for summary.md. */
+    static String notes(List<RunResult> results) {
+        StringBuilder notes = new StringBuilder();
+        for (RunResult r : results) {
+            if (!r.notes().isEmpty()) {
+                notes.append(String.format(Locale.ROOT, "- %s, %s, %d clients: %s%n", r.scenario(), r.contender(),
+                        r.clients(), r.notes()));
+            }
+        }
+        return notes.isEmpty() ? "" : "\nNotes of the median runs:\n\n" + notes;
     }
 
     static String machine() {

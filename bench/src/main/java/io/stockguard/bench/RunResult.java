@@ -1,5 +1,7 @@
 package io.stockguard.bench;
 
+import java.util.List;
+
 /**
  * The measurements of one contender on one scenario at one concurrency.
  *
@@ -10,6 +12,10 @@ package io.stockguard.bench;
  *     the store and the customers disagree (lost updates)
  * @param falseSoldOuts refusals of a SKU that still had stock when the run ended
  * @param percentOfCeiling attempts/s as a share of the bare Lua decrement in the same run, or -1
+ * @param attemptsPerSecondRepeats attempts/s of every repetition, in the order run (the figures
+ *     above are the median repetition's): their spread says how noisy the machine was
+ * @param soldPerSecondRepeats sold/s of every repetition, in the order run
+ * @param notes what the contender saw inside the run (batch sizes, paths taken, checks), may be empty
  */
 public record RunResult(
         String scenario,
@@ -35,11 +41,37 @@ public record RunResult(
         long oversoldUnits,
         long unaccountedUnits,
         long falseSoldOuts,
-        double percentOfCeiling) {
+        double percentOfCeiling,
+        List<Double> attemptsPerSecondRepeats,
+        List<Double> soldPerSecondRepeats,
+        String notes) {
+
+    public RunResult {
+        attemptsPerSecondRepeats = List.copyOf(attemptsPerSecondRepeats);
+        soldPerSecondRepeats = List.copyOf(soldPerSecondRepeats);
+    }
 
     RunResult withPercentOfCeiling(double percent) {
         return new RunResult(scenario, contender, family, clients, attempts, sold, soldOut, gaveUp, errors, retries,
                 reads, seconds, stoppedEarly, attemptsPerSecond, soldPerSecond, readsPerSecond, p50Millis, p99Millis,
-                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, percent);
+                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, percent,
+                attemptsPerSecondRepeats, soldPerSecondRepeats, notes);
+    }
+
+    RunResult withNotes(String text) {
+        return new RunResult(scenario, contender, family, clients, attempts, sold, soldOut, gaveUp, errors, retries,
+                reads, seconds, stoppedEarly, attemptsPerSecond, soldPerSecond, readsPerSecond, p50Millis, p99Millis,
+                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, percentOfCeiling,
+                attemptsPerSecondRepeats, soldPerSecondRepeats, text);
+    }
+
+    /** (slowest − fastest repetition) / median, in percent; 0 with one repetition. */
+    public double spreadPercent() {
+        if (attemptsPerSecondRepeats.size() < 2 || attemptsPerSecond <= 0) {
+            return 0;
+        }
+        double min = attemptsPerSecondRepeats.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        double max = attemptsPerSecondRepeats.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return 100 * (max - min) / attemptsPerSecond;
     }
 }

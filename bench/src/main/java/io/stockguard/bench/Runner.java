@@ -173,7 +173,7 @@ final class Runner {
                 attempts / seconds, sold == 0 ? 0 : sold / sellSeconds, reads.getTotalCount() / seconds,
                 millis(reservations, 50), millis(reservations, 99), millis(reservations, 99.9), millis(reads, 99),
                 Math.max(0, sold - catalogue.totalUnits()), catalogue.totalUnits() - remainingTotal - sold,
-                falseSoldOuts, -1);
+                falseSoldOuts, -1, List.of(attempts / seconds), List.of(sold == 0 ? 0.0 : sold / sellSeconds), "");
     }
 
     private static double millis(Histogram histogram, double percentile) {

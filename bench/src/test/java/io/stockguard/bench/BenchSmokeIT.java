@@ -16,18 +16,31 @@ class BenchSmokeIT {
         Path folder = Bench.run(BenchOptions.parse("--smoke", "--out=target/bench-smoke"));
 
         assertThat(folder.resolve("report.html")).exists();
-        assertThat(Files.readString(folder.resolve("report.html"))).contains("<svg", "stockguard-db", "redis-lua");
+        assertThat(Files.readString(folder.resolve("report.html"))).contains("<svg", "stockguard-db", "redis-lua",
+                "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka");
         assertThat(Files.readString(folder.resolve("summary.md"))).contains("| hot-sku", "| catalogue",
                 "| mixed-reads");
         JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
                 .get("results");
-        assertThat(results.size()).isGreaterThanOrEqualTo(3 * 11);
+        // 14 contenders in each of 3 scenarios, and the HTTP one at the hot SKU's highest concurrency.
+        assertThat(results.size()).isEqualTo(3 * 14 + 1);
         for (JsonNode result : results) {
             if (result.get("family").asString().equals("stockguard")) {
                 assertThat(result.get("oversoldUnits").asLong()).as(result.toString()).isZero();
                 assertThat(result.get("unaccountedUnits").asLong()).as(result.toString()).isZero();
                 assertThat(result.get("errors").asLong()).as(result.toString()).isZero();
                 assertThat(result.get("percentOfCeiling").asDouble()).as(result.toString()).isPositive();
+                assertThat(result.get("notes").asString()).as(result.toString()).contains("all held in the database")
+                        .doesNotContain("DIFFERS");
+            }
+            if (result.get("contender").asString().startsWith("stockguard-redis")
+                    || result.get("contender").asString().equals("stockguard-kafka")) {
+                assertThat(result.get("notes").asString()).as(result.toString())
+                        .contains(", 0 by the database fallback");
+            }
+            if (result.get("contender").asString().equals("stockguard-kafka")) {
+                assertThat(result.get("notes").asString()).as(result.toString())
+                        .contains(", 0 to the database fallback", "journal apply lag p50");
             }
         }
     }

@@ -3,6 +3,8 @@ package io.stockguard.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
+import io.stockguard.bench.stockguard.LedgerContender;
+import io.stockguard.bench.stockguard.RedisLedgerContender;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
@@ -34,7 +36,7 @@ class ContendersIT {
     static void start() {
         redis = RedisServer.start();
         redisClient = RedisClient.create(redis.uri());
-        contenders = Bench.contenders(redisClient, () -> PostgresServer.instance().newDatabase()).stream()
+        contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase()).stream()
                 .filter(c -> !c.name().endsWith("-http")).toList();
     }
 
@@ -49,7 +51,8 @@ class ContendersIT {
 
     static Stream<String> names() {
         return Stream.of("db-naive", "db-for-update", "db-optimistic", "db-conditional", "db-8-buckets",
-                "redis-naive", "redis-lock", "redis-watch", "redis-lua", "stockguard-db", "stockguard-db-single");
+                "redis-naive", "redis-lock", "redis-watch", "redis-lua", "stockguard-db", "stockguard-db-single",
+                "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka");
     }
 
     @ParameterizedTest
@@ -76,6 +79,19 @@ class ContendersIT {
         } else {
             assertThat(result.sold()).as("sold exactly the stock").isEqualTo(UNITS);
             assertThat(result.falseSoldOuts()).isZero();
+        }
+        if (contender instanceof LedgerContender ledger) {
+            assertThat(ledger.acknowledgedCount()).as("acknowledged reservations").isEqualTo(result.sold());
+            assertThat(ledger.acknowledgedMissingFromDatabase()).as("acknowledged, yet not held in the database")
+                    .isZero();
+        }
+        if (contender instanceof RedisLedgerContender hot) {
+            assertThat(hot.servedByDatabase()).as("reservations the hot store left to the database fallback")
+                    .isZero();
+            assertThat(hot.hotStoreDifference(scenario.catalogue())).as("units by which Redis and the database "
+                    + "disagree").isZero();
+            assertThat(hot.replicaWaits()).as("reservations that waited for %d replicas", hot.waitReplicas())
+                    .isEqualTo(hot.waitReplicas() == 0 ? 0 : result.sold());
         }
     }
 }

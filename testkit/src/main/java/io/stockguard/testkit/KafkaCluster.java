@@ -28,6 +28,8 @@ public final class KafkaCluster implements AutoCloseable {
 
     private static final Duration READY_WAIT_MAX = Duration.ofSeconds(60);
     private static final int CONTROLLER_ID = 100;
+    /** System property naming the class path of the broker processes (see {@link #brokerClassPath()}). */
+    public static final String CLASS_PATH_PROPERTY = "stockguard.kafka.class-path";
 
     private final Path directory;
     private final String clusterId = Uuid.randomUuid().toString();
@@ -277,10 +279,21 @@ public final class KafkaCluster implements AutoCloseable {
         private ProcessBuilder java(String mainClass, String... arguments) {
             String java = ProcessHandle.current().info().command().orElse("java");
             List<String> command = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass));
+                    "-XX:TieredStopAtLevel=1", "-cp", brokerClassPath(), mainClass));
             command.addAll(List.of(arguments));
             return new ProcessBuilder(command).directory(home.toFile());
         }
+    }
+
+    /**
+     * The class path the broker processes run with: {@value #CLASS_PATH_PROPERTY} if set, else this
+     * JVM's own. A program run as a Spring Boot jar ({@code ./stockguard bench}) has only that jar
+     * on its class path, whose nested jars a plain {@code java -cp} cannot read: the launcher gives
+     * it the testkit's class path instead ({@code testkit/target/classpath.txt}).
+     */
+    private static String brokerClassPath() {
+        String configured = System.getProperty(CLASS_PATH_PROPERTY, "");
+        return configured.isBlank() ? System.getProperty("java.class.path") : configured;
     }
 
     private static int freePort() {

@@ -6,6 +6,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -22,6 +24,7 @@ public final class HttpContender extends LedgerContender {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         String base = "http://localhost:" + port();
+        List<String> mine = new ArrayList<>();
         return new Session() {
             @Override
             public Attempt reserve(String sku, int qty, String orderId) throws Exception {
@@ -31,6 +34,7 @@ public final class HttpContender extends LedgerContender {
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 201 || response.statusCode() == 200) {
+                    mine.add(orderId);
                     return Attempt.SOLD;
                 }
                 return response.body().contains("\"INSUFFICIENT_STOCK\"") ? Attempt.SOLD_OUT
@@ -54,6 +58,7 @@ public final class HttpContender extends LedgerContender {
             @Override
             public void close() {
                 http.close();
+                acknowledged(mine);
             }
         };
     }

@@ -23,10 +23,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -49,6 +54,8 @@ public class LedgerContender implements Contender {
     private final Map<String, String> settings;
     protected ConfigurableApplicationContext service;
     private TestDatabase database;
+    /** Order ids of the reservations acknowledged in the last run, merged from each session at its end. */
+    private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
 
     public LedgerContender(String name, String description, Supplier<TestDatabase> databases,
             Map<String, String> settings) {
@@ -85,17 +92,31 @@ public class LedgerContender implements Contender {
      */
     @Override
     public void load(Catalogue catalogue) throws Exception {
+        acknowledged.clear();
         if (service == null) {
             database = databases.get();
             migrate();
             bulkLoad(catalogue);
             start();
-            return;
+        } else {
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute(SqlStatements.load("stockguard", dialect()).get("reset"));
+            }
+            bulkLoad(catalogue);
         }
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute(SqlStatements.load("stockguard", dialect()).get("reset"));
-        }
-        bulkLoad(catalogue);
+        prepare(catalogue);
+    }
+
+    /** The settings the service starts with, on top of the database and API key. */
+    protected Map<String, String> settings() {
+        return settings;
+    }
+
+    /**
+     * Runs after the catalogue is in the database and the service is up, before the run: for
+     * stores beside the database (the hot store) to be loaded from it.
+     */
+    protected void prepare(Catalogue catalogue) throws Exception {
     }
 
     private void start() {
@@ -107,7 +128,7 @@ public class LedgerContender implements Contender {
         properties.put("spring.datasource.hikari.maximum-pool-size", "64");
         properties.put("stockguard.security.api-keys", "bench:" + API_KEY);
         properties.put("logging.level.root", "WARN");
-        properties.putAll(settings);
+        properties.putAll(settings());
         service = new SpringApplicationBuilder(StockGuardApplication.class).run(properties.entrySet().stream()
                 .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
     }
@@ -156,26 +177,67 @@ public class LedgerContender implements Contender {
                 bucket.executeBatch();
                 event.executeBatch();
             }
+            loaded(connection);
             connection.commit();
         }
+    }
+
+    /** Runs in the transaction that loads the catalogue, before it commits: for rows only some contenders need. */
+    protected void loaded(Connection connection) throws SQLException {
     }
 
     @Override
     public Session open() {
         Reservations reservations = service.getBean(Reservations.class);
+        List<String> mine = new ArrayList<>();
         return new Session() {
             @Override
             public Attempt reserve(String sku, int qty, String orderId) {
                 ReservationOutcome outcome = reservations.reserve(new ReserveCommand(OrderId.of(orderId),
                         List.of(new StockLine(SkuId.of(sku), qty)), Duration.ofMinutes(15), false, CALLER));
-                return attempt(outcome);
+                Attempt attempt = attempt(outcome);
+                if (attempt == Attempt.SOLD) {
+                    mine.add(orderId);
+                }
+                return attempt;
             }
 
             @Override
             public long read(String sku) {
                 return reservations.stock(SkuId.of(sku)).orElseThrow().available();
             }
+
+            @Override
+            public void close() {
+                acknowledged(mine);
+            }
         };
+    }
+
+    /** Sessions hand over the orders acknowledged to them when they end (no shared state in the loop). */
+    protected void acknowledged(List<String> orderIds) {
+        acknowledged.addAll(orderIds);
+    }
+
+    /**
+     * Reservations acknowledged in the last run that the database does not hold as reserved: an
+     * acknowledgement that would not survive a crash of the hot store (I2). Must be 0.
+     */
+    public long acknowledgedMissingFromDatabase() throws SQLException {
+        Set<String> stored = new HashSet<>();
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(SqlStatements.load("stockguard", dialect())
+                        .get("heldOrders"))) {
+            while (rs.next()) {
+                stored.add(rs.getString(1));
+            }
+        }
+        return acknowledged.stream().filter(order -> !stored.contains(order)).count();
+    }
+
+    /** How many reservations the last run acknowledged. */
+    public int acknowledgedCount() {
+        return acknowledged.size();
     }
 
     static Attempt attempt(ReservationOutcome outcome) {
@@ -213,27 +275,37 @@ public class LedgerContender implements Contender {
 
     @Override
     public String notes() {
+        List<String> notes = new ArrayList<>();
         var summary = meters().find("stockguard.coalescing.batch.size").summary();
-        if (summary == null) {
-            return "";
+        if (summary != null) {
+            long batches = summary.count() - batchesBefore;
+            double batched = summary.totalAmount() - batchedBefore;
+            batchesBefore = summary.count();
+            batchedBefore = summary.totalAmount();
+            if (batches > 0) {
+                notes.add(String.format(java.util.Locale.ROOT, "%d batches, %.1f reservations each", batches,
+                        batched / batches));
+            }
         }
-        long batches = summary.count() - batchesBefore;
-        double batched = summary.totalAmount() - batchedBefore;
-        batchesBefore = summary.count();
-        batchedBefore = summary.totalAmount();
-        return batches == 0 ? "" : String.format(java.util.Locale.ROOT, "%d batches, %.1f reservations each",
-                batches, batched / batches);
+        try {
+            long missing = acknowledgedMissingFromDatabase();
+            notes.add(missing == 0 ? acknowledgedCount() + " acknowledged, all held in the database"
+                    : missing + " of " + acknowledgedCount() + " acknowledged MISSING from the database");
+        } catch (SQLException e) {
+            notes.add("acknowledged reservations not checked: " + e.getMessage());
+        }
+        return String.join(", ", notes);
     }
 
     int port() {
         return ((WebServerApplicationContext) service).getWebServer().getPort();
     }
 
-    private SqlDialect dialect() {
+    protected SqlDialect dialect() {
         return database.kind() == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
     }
 
-    private Connection connect() throws SQLException {
+    protected Connection connect() throws SQLException {
         return DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
     }
 
