@@ -28,12 +28,12 @@ final class DriftMetrics {
                 .publishPercentileHistogram().register(meters);
     }
 
-    void measured(Reading reading, long nanos) {
+    void measured(Reading reading, long nanos, boolean gauged) {
         probeTime.record(Duration.ofNanos(nanos));
         Counter.builder("stockguard.reconciliation.readings").tag("kind", reading.kind().name())
                 .tag("level", reading.level().name()).register(meters).increment();
         AtomicLong gauge = driftUnits.get(reading.skuId());
-        if (gauge == null && driftUnits.size() < GAUGED_SKUS_MAX) {
+        if (gauge == null && gauged && driftUnits.size() < GAUGED_SKUS_MAX) {
             gauge = driftUnits.computeIfAbsent(reading.skuId(), sku -> meters.gauge("stockguard.reconciliation.drift.units",
                     io.micrometer.core.instrument.Tags.of("sku", sku.value()), new AtomicLong()));
         }

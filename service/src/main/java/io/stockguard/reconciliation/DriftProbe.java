@@ -83,7 +83,8 @@ public class DriftProbe {
             return Optional.empty();
         }
         Reading reading = measure(state.get(), checkLedger);
-        metrics.measured(reading, System.nanoTime() - started);
+        // Per-SKU gauges for the SKUs probed at the hot cadence and any found wrong, not the whole sweep.
+        metrics.measured(reading, System.nanoTime() - started, keep || reading.kind().wrong());
         // While the probe's own throttle stands, every reading is kept: lifting it counts clean ones.
         boolean throttledByProbe = "THROTTLED".equals(state.get().mode())
                 && PROBE.toString().equals(state.get().modeChangedBy());
@@ -104,9 +105,14 @@ public class DriftProbe {
         Instant at = clock.instant();
         HotStore hot = hotStore.getIfAvailable();
         if (hot == null || checkLedger) {
-            Reading ledgerReading = DriftMeasure.ledger(state, ledger.ledgerMismatches(state.skuId()), settings.levels(),
-                    at);
-            if (hot == null || ledgerReading.kind().wrong()) {
+            Optional<List<LedgerSide.BucketMismatch>> mismatches = ledger.ledgerMismatches(state.skuId());
+            if (mismatches.isEmpty() && hot == null) {
+                return Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE, "the ledger check took longer than "
+                        + settings.ledgerCheckTimeout() + " (a very long journal) and was not finished");
+            }
+            Reading ledgerReading = mismatches.map(m -> DriftMeasure.ledger(state, m, settings.levels(), at))
+                    .orElse(null);
+            if (hot == null || (ledgerReading != null && ledgerReading.kind().wrong())) {
                 return ledgerReading;
             }
         }

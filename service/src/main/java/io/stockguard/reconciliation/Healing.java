@@ -85,7 +85,9 @@ public class Healing {
         }
         readings.add(before);
         readings.add(after);
-        boolean ledgerSound = ledger.ledgerMismatches(sku).stream().allMatch(LedgerSide.BucketMismatch::sound);
+        // A ledger that could not be checked in time counts as unsound: heal will not unfreeze onto it.
+        boolean ledgerSound = ledger.ledgerMismatches(sku)
+                .map(m -> m.stream().allMatch(LedgerSide.BucketMismatch::sound)).orElse(false);
         String mode = "FROZEN";
         if (unfreeze && rebuilt.rebuilt() && after.kind() == ReadingKind.IN_STEP && ledgerSound) {
             mode = giveBack(sku, found, why, actor, traceId);

@@ -10,8 +10,11 @@ public interface LedgerSide {
     /** The SKU's mode, hot-store ownership and buckets with their applied sums and stamps. */
     Optional<SkuState> state(SkuId sku);
 
-    /** Per bucket, the counters minus the sums of the journal's deltas (all zero when the ledger is sound). */
-    List<BucketMismatch> ledgerMismatches(SkuId sku);
+    /**
+     * Per bucket, the counters minus the sums of the journal's deltas (all zero when the ledger is
+     * sound); empty when summing the SKU's journal took longer than its time limit.
+     */
+    Optional<List<BucketMismatch>> ledgerMismatches(SkuId sku);
 
     /** Journal events not yet resolved as anomalies (refused changes), for the reading's detail. */
     long openAnomalies(SkuId sku);

@@ -32,6 +32,8 @@ import org.springframework.validation.annotation.Validated;
  * @param cleanProbesToClear clean probes in a row after which a throttle the probe set is lifted
  * @param autoHeal heal (drain, rebase, unfreeze) a SKU the probe froze, without waiting for a person
  * @param keepReadings how long drift readings are kept
+ * @param ledgerCheckTimeout the longest one SKU's ledger check (a sum over its journal) may take; a
+ *     SKU whose check takes longer is reported as not checked rather than holding the probe
  */
 @Validated
 @ConfigurationProperties("stockguard.reconciliation")
@@ -51,7 +53,8 @@ public record ReconciliationProperties(
         @Min(1) @Max(100_000) @DefaultValue("50") int throttleRatePerSecond,
         @Min(1) @Max(100) @DefaultValue("2") int cleanProbesToClear,
         @DefaultValue("false") boolean autoHeal,
-        @NotNull @DefaultValue("7d") Duration keepReadings) {
+        @NotNull @DefaultValue("7d") Duration keepReadings,
+        @NotNull @DefaultValue("5s") Duration ledgerCheckTimeout) {
 
     public ReconciliationProperties {
         requireBetween("tick", tick, Duration.ofMillis(50), Duration.ofMinutes(1));
@@ -59,6 +62,7 @@ public record ReconciliationProperties(
         requireBetween("elevated-interval", elevatedInterval, tick, hotInterval);
         requireBetween("sweep-interval", sweepInterval, tick, Duration.ofHours(1));
         requireBetween("lease", lease, tick == null ? null : tick.multipliedBy(3), Duration.ofMinutes(10));
+        requireBetween("ledger-check-timeout", ledgerCheckTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5));
         requireBetween("keep-readings", keepReadings, Duration.ofHours(1), Duration.ofDays(400));
     }
 

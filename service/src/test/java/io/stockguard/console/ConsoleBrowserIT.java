@@ -217,7 +217,7 @@ class ConsoleBrowserIT {
         List<String> pages = List.of("/console", "/console/skus/" + LIPSTICK, "/console/skus/" + LIPSTICK + "/freeze",
                 "/console/audit", "/console/orders", "/console/orders/warmup-1", "/console/runbooks",
                 "/console/runbooks/redis-down", "/console/runbooks/drift-detected",
-                "/console/runbooks/backlog-over-threshold", "/console/runbooks/preheat-failing", "/console/people",
+                "/console/runbooks/backlog-over-threshold", "/console/runbooks/preheat-failing", "/console/runbooks/dead-letters", "/console/people",
                 "/console/keys", "/console/dead-letters");
         for (Dimension size : List.of(Browser.DESKTOP, Browser.PHONE)) {
             browser.size(size);

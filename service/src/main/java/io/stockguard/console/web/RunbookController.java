@@ -24,7 +24,9 @@ class RunbookController {
             new Runbook("backlog-over-threshold", "Backlog over threshold",
                     "Changes are piling up before the database. Degrade on purpose rather than hold on."),
             new Runbook("preheat-failing", "Preheat failing",
-                    "Do not retry in a loop. Unloaded SKUs load on first use; fix pacing, then preheat again."));
+                    "Do not retry in a loop. Unloaded SKUs load on first use; fix pacing, then preheat again."),
+            new Runbook("dead-letters", "Dead letters",
+                    "An event the database could not apply was set aside. Fix the cause, then replay it once."));
 
     @GetMapping("/console/runbooks")
     String index(Model model) {

@@ -3,10 +3,12 @@ package io.stockguard.reconciliation.jdbc;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reconciliation.LedgerSide;
+import io.stockguard.reconciliation.ReconciliationProperties;
 import io.stockguard.stock.SkuId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -15,10 +17,15 @@ import org.springframework.stereotype.Component;
 class JdbcLedgerSide implements LedgerSide {
 
     private final JdbcTemplate jdbc;
+    private final JdbcTemplate ledgerCheck;
     private final SqlStatements sql;
 
-    JdbcLedgerSide(JdbcTemplate jdbc, SqlDialect dialect) {
+    JdbcLedgerSide(JdbcTemplate jdbc, SqlDialect dialect, ReconciliationProperties settings) {
         this.jdbc = jdbc;
+        // The ledger check sums a SKU's whole journal: its own time limit keeps one very long
+        // history from holding the probe (and a database connection) for long.
+        this.ledgerCheck = new JdbcTemplate(jdbc.getDataSource());
+        this.ledgerCheck.setQueryTimeout((int) Math.max(1, settings.ledgerCheckTimeout().toSeconds()));
         this.sql = SqlStatements.load("reconciliation", dialect);
     }
 
@@ -38,9 +45,14 @@ class JdbcLedgerSide implements LedgerSide {
     }
 
     @Override
-    public List<BucketMismatch> ledgerMismatches(SkuId sku) {
-        return jdbc.query(sql.get("ledgerMismatches"), (rs, i) -> new BucketMismatch(rs.getInt("bucket"),
-                rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold")), sku.value(), sku.value());
+    public Optional<List<BucketMismatch>> ledgerMismatches(SkuId sku) {
+        try {
+            return Optional.of(ledgerCheck.query(sql.get("ledgerMismatches"), (rs, i) -> new BucketMismatch(
+                    rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold")),
+                    sku.value(), sku.value()));
+        } catch (QueryTimeoutException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
