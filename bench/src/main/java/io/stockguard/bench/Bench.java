@@ -45,6 +45,11 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            System.out.print(BenchOptions.USAGE);
+            System.exit(0);
+            return;
+        }
         BenchOptions options;
         try {
             options = BenchOptions.parse(args);

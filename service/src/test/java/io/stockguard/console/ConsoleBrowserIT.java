@@ -12,9 +12,6 @@ import io.stockguard.testkit.TestDatabase;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -85,12 +82,7 @@ class ConsoleBrowserIT {
         assertThat(browser.url()).endsWith("/console");
         assertThat(row(LIPSTICK).getText()).contains("FROZEN");
         assertThat(browser.text()).contains(LIPSTICK + " is frozen");
-        Path frozenOverview = browser.screenshot("overview-frozen");
-        if (Boolean.getBoolean("stockguard.update-docs")) {
-            // Only on request: a test run should not leave the work tree changed.
-            Path docs = Files.createDirectories(Path.of("..", "docs"));
-            Files.copy(frozenOverview, docs.resolve("console.png"), StandardCopyOption.REPLACE_EXISTING);
-        }
+        browser.screenshot("overview-frozen");
 
         Response refused = service.client().reserve("after-freeze", new Line(LIPSTICK, 1));
         assertThat(refused.status()).isEqualTo(423);
