@@ -272,6 +272,33 @@ class ReconciliationIT {
     }
 
     @Test
+    void withAutoHealTheProbeFreezesHealsAndSellsAgainWithoutAPerson() throws Exception {
+        String sku = Ids.sku("auto-healed");
+        Map<String, String> settings = fastProbe(sku);
+        settings.put("stockguard.reconciliation.auto-heal", "true");
+        try (RedisServer redis = RedisServer.start();
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, settings);
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            service.client().putSku(sku, 1_000, 4);
+            assertThat(service.client().reserve(Ids.order("ok"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            awaitReading(service, sku, "IN_STEP");
+            hot.redis().hincrby("sg:{" + sku + "}:b", "2:a", 50);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> service.jdbc()
+                    .queryForObject("SELECT COUNT(*) FROM audit_log WHERE target = ? AND action = 'HEAL' AND actor = "
+                            + "'system:reconciliation-probe' AND after_state LIKE '%NORMAL%'", Integer.class, "sku:" + sku) == 1);
+            assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE target = ? AND action = "
+                    + "'FREEZE'", Integer.class, "sku:" + sku)).as("frozen first").isEqualTo(1);
+            assertThat(mode(service, sku)).isEqualTo("NORMAL");
+            assertThat(hot.field(sku, 2, 'a')).as("the 50 units Redis had beyond the database are gone")
+                    .isEqualTo(service.jdbc().queryForObject("SELECT available FROM stock_bucket WHERE sku_id = ? "
+                            + "AND bucket = 2", Long.class, sku));
+            assertThat(service.client().reserve(Ids.order("after"), new StockGuardClient.Line(sku, 1)).status())
+                    .isEqualTo(201);
+        }
+    }
+
+    @Test
     void aHealDoesNotUnfreezeASkuWhoseDatabaseLedgerIsBroken() throws Exception {
         String sku = Ids.sku("broken-ledger");
         try (RedisServer redis = RedisServer.start();
