@@ -264,6 +264,22 @@ class ReconciliationIT {
                     StockGuardClient.object("reason", "try"));
             assertThat(heal.status()).isEqualTo(409);
             assertThat(heal.code()).isEqualTo("HEAL_UNSUPPORTED");
+            // Bad input: a stable 4xx code, never a 500, and nothing changes.
+            assertThat(service.admin().send("POST", "/api/v1/admin/skus/NO-SUCH-SKU/probe", null).code())
+                    .isEqualTo("UNKNOWN_SKU");
+            for (String path : List.of("/api/v1/admin/drift?limit=0", "/api/v1/admin/drift?limit=abc",
+                    "/api/v1/admin/skus/" + sku + "/drift?limit=100000")) {
+                StockGuardClient.Response bad = service.admin().send("GET", path, null);
+                assertThat(bad.status()).as(path).isEqualTo(400);
+                assertThat(bad.code()).as(path).isNotBlank();
+            }
+            StockGuardClient.Response noReason = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
+                    StockGuardClient.object("unfreeze", true));
+            assertThat(noReason.status()).as("a heal without a reason").isEqualTo(400);
+            StockGuardClient.Response notARate = service.admin().sendRaw("POST", "/api/v1/admin/skus/" + sku + "/throttle",
+                    "{\"ratePerSecond\":\"fast\",\"reason\":\"x\"}", "application/json");
+            assertThat(notARate.status()).isEqualTo(400);
+            assertThat(mode(service, sku)).isEqualTo("FROZEN");
             StockGuardClient.Response throttle = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/throttle",
                     StockGuardClient.object("ratePerSecond", 10, "reason", "try"));
             assertThat(throttle.status()).isEqualTo(409);
