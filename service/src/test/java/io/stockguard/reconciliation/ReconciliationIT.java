@@ -45,13 +45,14 @@ class ReconciliationIT {
                 KafkaCluster kafka = KafkaCluster.single();
                 RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                         redis.uri(), kafka.bootstrapServers(), settings)) {
-            service.client().putSku(sku, 1_000_000);
+            assertThat(service.client().putSku(sku, 1_000_000).status()).isEqualTo(201);
             long start = System.nanoTime();
             try (LoadDriver load = new LoadDriver(service.client(), sku, 8)) {
                 await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
                         .until(() -> LoadDriver.since(start).toSeconds() >= 20);
                 load.stop();
-                assertThat(load.count(201)).as("acknowledged reservations").isGreaterThan(1_000);
+                assertThat(load.count(201)).as("acknowledged reservations; answers %s", load.statuses())
+                        .isGreaterThan(1_000);
             }
             List<Map<String, Object>> readings = service.jdbc().queryForList(
                     "SELECT kind, drift_units, in_flight FROM drift_reading WHERE sku_id = ? ORDER BY id", sku);

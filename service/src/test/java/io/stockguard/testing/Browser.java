@@ -17,7 +17,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -96,9 +95,28 @@ public final class Browser implements AutoCloseable {
         clicks++;
         WebElement page = driver.findElement(By.tagName("html"));
         element.click();
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> replaced(page));
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> "complete".equals(
                 ((JavascriptExecutor) d).executeScript("return document.readyState")));
+    }
+
+    /**
+     * Whether the old page is gone. Chromium says so with a stale-element error, or, caught in the
+     * middle of the navigation, with "does not belong to the document" (which Selenium's own
+     * staleness check does not recognise and throws).
+     */
+    private static boolean replaced(WebElement page) {
+        try {
+            page.isEnabled();
+            return false;
+        } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return true;
+        } catch (org.openqa.selenium.WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+                return true;
+            }
+            throw e;
+        }
     }
 
     public int clicks() {
