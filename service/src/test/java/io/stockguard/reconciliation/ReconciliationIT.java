@@ -46,6 +46,10 @@ class ReconciliationIT {
                 RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                         redis.uri(), kafka.bootstrapServers(), settings)) {
             assertThat(service.client().putSku(sku, 1_000_000).status()).isEqualTo(201);
+            // The first reservation loads the SKU and meets a broker that may still be electing its
+            // leaders: the 20 s of load start once the path is warm.
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> service.client()
+                    .reserve(Ids.order("warm"), new StockGuardClient.Line(sku, 1)).status() == 201);
             long start = System.nanoTime();
             try (LoadDriver load = new LoadDriver(service.client(), sku, 8)) {
                 await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
