@@ -1,14 +1,13 @@
 package io.stockguard.alerting;
 
+import io.stockguard.platform.PeriodicWork;
 import java.time.Clock;
-import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 
 /** Keeps the alert tables bounded: deletes alerts older than the retention, in batches. */
-final class AlertSweeper implements SmartLifecycle {
+final class AlertSweeper extends PeriodicWork {
 
     /** Batches per sweep: a backlog of old rows is worked off over several sweeps, not in one long run. */
     static final int BATCHES_PER_SWEEP_MAX = 100;
@@ -16,14 +15,12 @@ final class AlertSweeper implements SmartLifecycle {
 
     private final AlertStore store;
     private final AlertingProperties.Retention retention;
-    private final TaskScheduler scheduler;
     private final Clock clock;
-    private volatile ScheduledFuture<?> task;
 
     AlertSweeper(AlertStore store, AlertingProperties.Retention retention, TaskScheduler scheduler, Clock clock) {
+        super(scheduler, retention.sweepInterval());
         this.store = store;
         this.retention = retention;
-        this.scheduler = scheduler;
         this.clock = clock;
     }
 
@@ -45,21 +42,7 @@ final class AlertSweeper implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        task = scheduler.scheduleWithFixedDelay(this::sweep, retention.sweepInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = task;
-        if (current != null) {
-            current.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
+    protected void runOnce() {
+        sweep();
     }
 }

@@ -1,17 +1,16 @@
 package io.stockguard.reservation;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.platform.PeriodicWork;
+import io.stockguard.stock.OrderId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.stockguard.stock.OrderId;
 
 /**
  * Returns the stock of reservations whose TTL has passed, in bounded batches on a fixed delay.
@@ -19,22 +18,20 @@ import io.stockguard.stock.OrderId;
  * expired exactly once whoever gets there first.
  */
 @Component
-class ExpirySweeper implements SmartLifecycle {
+class ExpirySweeper extends PeriodicWork {
 
     private static final Logger log = LoggerFactory.getLogger(ExpirySweeper.class);
 
     private final StockLedger ledger;
     private final ReservationProperties properties;
-    private final TaskScheduler scheduler;
     private final Clock clock;
     private final Counter expired;
-    private volatile ScheduledFuture<?> task;
 
     ExpirySweeper(StockLedger ledger, ReservationProperties properties, TaskScheduler scheduler, Clock clock,
             MeterRegistry meters) {
+        super(scheduler, properties.expirySweepInterval());
         this.ledger = ledger;
         this.properties = properties;
-        this.scheduler = scheduler;
         this.clock = clock;
         this.expired = meters.counter("stockguard.reservations.expired");
     }
@@ -65,21 +62,7 @@ class ExpirySweeper implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        task = scheduler.scheduleWithFixedDelay(this::sweepSafely, properties.expirySweepInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = task;
-        if (current != null) {
-            current.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
+    protected void runOnce() {
+        sweepSafely();
     }
 }

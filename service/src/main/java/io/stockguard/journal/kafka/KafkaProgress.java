@@ -4,13 +4,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.journal.JournalBacklogChanged;
 import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.PeriodicWork;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,7 +22,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
@@ -32,7 +31,7 @@ import org.springframework.scheduling.TaskScheduler;
  * hysteresis (degrade above one threshold, recover below a lower one); and on demand for one
  * SKU's partition when the database path must wait for that SKU's events.
  */
-final class KafkaProgress implements JournalProgress, SmartLifecycle {
+final class KafkaProgress extends PeriodicWork implements JournalProgress {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaProgress.class);
     private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(3);
@@ -41,20 +40,18 @@ final class KafkaProgress implements JournalProgress, SmartLifecycle {
     private final EventPartitions partitions;
     private final String groupId;
     private final KafkaProperties.Backlog settings;
-    private final TaskScheduler scheduler;
     private final AtomicLong backlog = new AtomicLong();
     private volatile boolean backlogged;
-    private volatile ScheduledFuture<?> task;
     private final BacklogThrottle throttle;
     private final ApplicationEventPublisher events;
 
     KafkaProgress(Admin admin, EventPartitions partitions, String groupId, KafkaProperties.Backlog settings,
             TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
+        super(scheduler, settings.checkInterval());
         this.admin = admin;
         this.partitions = partitions;
         this.groupId = groupId;
         this.settings = settings;
-        this.scheduler = scheduler;
         this.events = events;
         this.throttle = new BacklogThrottle(() -> backlogged, settings.reservationsPerSecond(), meters);
         Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
@@ -190,21 +187,7 @@ final class KafkaProgress implements JournalProgress, SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        task = scheduler.scheduleWithFixedDelay(this::measure, settings.checkInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = task;
-        if (current != null) {
-            current.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
+    protected void runOnce() {
+        measure();
     }
 }

@@ -2,6 +2,7 @@ package io.stockguard.reservation.redis;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.PeriodicWork;
 import io.stockguard.reservation.jdbc.HotStoreSource;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
@@ -9,10 +10,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
@@ -22,7 +21,7 @@ import org.springframework.scheduling.TaskScheduler;
  * into the database, then reloaded from the database under a new epoch. Every instance learns the
  * invalid SKUs from the database, within a second.
  */
-final class HotStoreRouting implements SmartLifecycle {
+final class HotStoreRouting extends PeriodicWork {
 
     private static final Logger log = LoggerFactory.getLogger(HotStoreRouting.class);
     private static final Duration REFRESH_INTERVAL = Duration.ofSeconds(1);
@@ -43,11 +42,11 @@ final class HotStoreRouting implements SmartLifecycle {
     private final java.time.Clock clock;
     private final Set<SkuId> invalid = ConcurrentHashMap.newKeySet();
     private final java.util.Map<SkuId, java.util.concurrent.CountDownLatch> rebuilding = new ConcurrentHashMap<>();
-    private volatile ScheduledFuture<?> task;
 
     HotStoreRouting(CircuitBreaker breaker, HotStoreSource database, OutboxDrain drain, HotStockLoader loader,
             TaskScheduler scheduler, java.time.Clock clock, JournalProgress journal, Duration takeoverDelay,
             Duration journalWaitMax) {
+        super(scheduler, REFRESH_INTERVAL);
         this.journal = journal;
         this.takeoverDelay = takeoverDelay;
         this.journalWaitMax = journalWaitMax;
@@ -220,21 +219,7 @@ final class HotStoreRouting implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        task = scheduler.scheduleWithFixedDelay(this::refresh, REFRESH_INTERVAL);
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = task;
-        if (current != null) {
-            current.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
+    protected void runOnce() {
+        refresh();
     }
 }

@@ -3,16 +3,15 @@ package io.stockguard.reservation.redis;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.StreamMessage;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.PeriodicWork;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
@@ -21,7 +20,7 @@ import org.springframework.scheduling.TaskScheduler;
  * belong to a running request and are left alone. Forwarding is idempotent by event id, so
  * several instances may sweep at once.
  */
-final class OutboxSweeper implements OutboxDrain, SmartLifecycle {
+final class OutboxSweeper extends PeriodicWork implements OutboxDrain {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxSweeper.class);
     /** Bound on the pages one drain reads: a drain of a SKU whose outbox keeps growing must end. */
@@ -30,17 +29,15 @@ final class OutboxSweeper implements OutboxDrain, SmartLifecycle {
     private final RedisGateway redis;
     private final Consumer<List<StockEvent>> forward;
     private final RedisProperties.Outbox settings;
-    private final TaskScheduler scheduler;
     private final Clock clock;
-    private volatile ScheduledFuture<?> task;
 
     /** @param forward makes events durable where they belong (applies them, or sends them on), idempotently */
     OutboxSweeper(RedisGateway redis, Consumer<List<StockEvent>> forward, RedisProperties.Outbox settings,
             TaskScheduler scheduler, Clock clock) {
+        super(scheduler, settings.sweepInterval());
         this.redis = redis;
         this.forward = forward;
         this.settings = settings;
-        this.scheduler = scheduler;
         this.clock = clock;
     }
 
@@ -105,21 +102,7 @@ final class OutboxSweeper implements OutboxDrain, SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        task = scheduler.scheduleWithFixedDelay(this::sweepSafely, settings.sweepInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = task;
-        if (current != null) {
-            current.cancel(false);
-        }
-        task = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return task != null;
+    protected void runOnce() {
+        sweepSafely();
     }
 }
