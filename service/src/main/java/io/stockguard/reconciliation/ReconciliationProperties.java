@@ -1,5 +1,7 @@
 package io.stockguard.reconciliation;
 
+import static io.stockguard.platform.SettingChecks.requireBetween;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -57,13 +59,16 @@ public record ReconciliationProperties(
         @NotNull @DefaultValue("5s") Duration ledgerCheckTimeout) {
 
     public ReconciliationProperties {
-        requireBetween("tick", tick, Duration.ofMillis(50), Duration.ofMinutes(1));
-        requireBetween("hot-interval", hotInterval, tick, Duration.ofHours(1));
-        requireBetween("elevated-interval", elevatedInterval, tick, hotInterval);
-        requireBetween("sweep-interval", sweepInterval, tick, Duration.ofHours(1));
-        requireBetween("lease", lease, tick == null ? null : tick.multipliedBy(3), Duration.ofMinutes(10));
-        requireBetween("ledger-check-timeout", ledgerCheckTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5));
-        requireBetween("keep-readings", keepReadings, Duration.ofHours(1), Duration.ofDays(400));
+        requireBetween("stockguard.reconciliation.tick", tick, Duration.ofMillis(50), Duration.ofMinutes(1));
+        requireBetween("stockguard.reconciliation.hot-interval", hotInterval, tick, Duration.ofHours(1));
+        requireBetween("stockguard.reconciliation.elevated-interval", elevatedInterval, tick, hotInterval);
+        requireBetween("stockguard.reconciliation.sweep-interval", sweepInterval, tick, Duration.ofHours(1));
+        requireBetween("stockguard.reconciliation.lease", lease,
+                tick == null ? null : tick.multipliedBy(3), Duration.ofMinutes(10));
+        requireBetween("stockguard.reconciliation.ledger-check-timeout", ledgerCheckTimeout,
+                Duration.ofSeconds(1), Duration.ofMinutes(5));
+        requireBetween("stockguard.reconciliation.keep-readings", keepReadings,
+                Duration.ofHours(1), Duration.ofDays(400));
     }
 
     /**
@@ -92,13 +97,6 @@ public record ReconciliationProperties(
                 return DriftLevel.THROTTLE;
             }
             return drift >= warn ? DriftLevel.WARN : DriftLevel.NONE;
-        }
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
-        if (value != null && min != null && max != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
-            throw new IllegalArgumentException("stockguard.reconciliation." + name + " must be between " + min
-                    + " and " + max + ", was " + value);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.stockguard.reservation;
 
+import static io.stockguard.platform.SettingChecks.requireBetween;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -33,8 +35,9 @@ public record ReservationProperties(
         @NotNull @Valid @DefaultValue Coalescing coalescing) {
 
     public ReservationProperties {
-        requireBetween("default-ttl", defaultTtl, Duration.ofSeconds(1), Duration.ofDays(7));
-        requireBetween("expiry-sweep-interval", expirySweepInterval, Duration.ofMillis(100), Duration.ofMinutes(10));
+        requireBetween("stockguard.reservation.default-ttl", defaultTtl, Duration.ofSeconds(1), Duration.ofDays(7));
+        requireBetween("stockguard.reservation.expiry-sweep-interval", expirySweepInterval,
+                Duration.ofMillis(100), Duration.ofMinutes(10));
     }
 
     /**
@@ -54,14 +57,8 @@ public record ReservationProperties(
             @NotNull @DefaultValue("5s") Duration waitMax) {
 
         public Coalescing {
-            requireBetween("coalescing.wait-max", waitMax, Duration.ofMillis(10), Duration.ofMinutes(1));
-        }
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
-        if (value != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
-            throw new IllegalArgumentException("stockguard.reservation." + name + " must be between " + min + " and "
-                    + max + ", was " + value);
+            requireBetween("stockguard.reservation.coalescing.wait-max", waitMax,
+                    Duration.ofMillis(10), Duration.ofMinutes(1));
         }
     }
 }

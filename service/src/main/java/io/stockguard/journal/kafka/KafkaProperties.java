@@ -1,5 +1,7 @@
 package io.stockguard.journal.kafka;
 
+import static io.stockguard.platform.SettingChecks.requireBetween;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -47,9 +49,10 @@ public record KafkaProperties(
             throw new IllegalArgumentException("stockguard.kafka.min-insync-replicas (" + minInsyncReplicas
                     + ") must not exceed stockguard.kafka.replication-factor (" + replicationFactor + ")");
         }
-        requireBetween("produce-timeout", produceTimeout, Duration.ofMillis(100), Duration.ofSeconds(60));
-        requireBetween("request-timeout", requestTimeout, Duration.ofMillis(50), produceTimeout);
-        requireBetween("linger", linger, Duration.ZERO, Duration.ofMillis(100));
+        requireBetween("stockguard.kafka.produce-timeout", produceTimeout,
+                Duration.ofMillis(100), Duration.ofSeconds(60));
+        requireBetween("stockguard.kafka.request-timeout", requestTimeout, Duration.ofMillis(50), produceTimeout);
+        requireBetween("stockguard.kafka.linger", linger, Duration.ZERO, Duration.ofMillis(100));
         if (requestTimeout.plus(linger).compareTo(produceTimeout) > 0) {
             throw new IllegalArgumentException("stockguard.kafka.request-timeout + linger must not exceed "
                     + "stockguard.kafka.produce-timeout");
@@ -105,13 +108,6 @@ public record KafkaProperties(
                 throw new IllegalArgumentException("stockguard.kafka.backlog.recover-below (" + recoverBelow
                         + ") must be below degrade-above (" + degradeAbove + ")");
             }
-        }
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
-        if (value != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
-            throw new IllegalArgumentException("stockguard.kafka." + name + " must be between " + min + " and " + max
-                    + ", was " + value);
         }
     }
 }

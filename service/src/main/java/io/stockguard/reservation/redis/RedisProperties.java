@@ -1,5 +1,7 @@
 package io.stockguard.reservation.redis;
 
+import static io.stockguard.platform.SettingChecks.requireBetween;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -50,9 +52,11 @@ public record RedisProperties(
         @NotNull @DefaultValue Takeover takeover) {
 
     public RedisProperties {
-        requireBetween("command-timeout", commandTimeout, Duration.ofMillis(10), Duration.ofSeconds(30));
-        requireBetween("line-lifetime", lineLifetime, Duration.ofDays(7).plusHours(1), Duration.ofDays(90));
-        requireBetween("opening-stale", openingStale, Duration.ofSeconds(5), Duration.ofMinutes(10));
+        requireBetween("stockguard.redis.command-timeout", commandTimeout,
+                Duration.ofMillis(10), Duration.ofSeconds(30));
+        requireBetween("stockguard.redis.line-lifetime", lineLifetime,
+                Duration.ofDays(7).plusHours(1), Duration.ofDays(90));
+        requireBetween("stockguard.redis.opening-stale", openingStale, Duration.ofSeconds(5), Duration.ofMinutes(10));
     }
 
     /**
@@ -101,15 +105,8 @@ public record RedisProperties(
             @NotNull @DefaultValue("2s") Duration waitMax) {
 
         public Takeover {
-            requireBetween("takeover.delay", delay, Duration.ofSeconds(2), Duration.ofMinutes(5));
-            requireBetween("takeover.wait-max", waitMax, Duration.ZERO, Duration.ofSeconds(30));
-        }
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
-        if (value != null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
-            throw new IllegalArgumentException("stockguard.redis." + name + " must be between " + min + " and " + max
-                    + ", was " + value);
+            requireBetween("stockguard.redis.takeover.delay", delay, Duration.ofSeconds(2), Duration.ofMinutes(5));
+            requireBetween("stockguard.redis.takeover.wait-max", waitMax, Duration.ZERO, Duration.ofSeconds(30));
         }
     }
 }
