@@ -29,6 +29,12 @@ public class ApiProblemException extends RuntimeException {
         this.retryAfter = retryAfter;
     }
 
+    /** The one way every endpoint says a SKU does not exist: 404 UNKNOWN_SKU naming it. */
+    public static ApiProblemException unknownSku(String skuId) {
+        return new ApiProblemException(ProblemCode.UNKNOWN_SKU, "SKU " + skuId + " does not exist",
+                Map.of("skuId", skuId));
+    }
+
     public ProblemCode code() {
         return code;
     }

@@ -62,7 +62,7 @@ public class Healing {
                     + "database is the only ledger. A ledger mismatch needs a person to correct the counters (adjust).",
                     Map.of("skuId", sku.value()));
         }
-        ModeState found = guards.mode(sku).orElseThrow(() -> unknown(sku));
+        ModeState found = guards.mode(sku).orElseThrow(() -> ApiProblemException.unknownSku(sku.value()));
         Reading before;
         HotStore.Rebuilt rebuilt;
         Reading after;
@@ -113,14 +113,8 @@ public class Healing {
         return guards.mode(sku).map(m -> m.mode().name()).orElse("FROZEN");
     }
 
-    private static ApiProblemException unknown(SkuId sku) {
-        return new ApiProblemException(ProblemCode.UNKNOWN_SKU, "SKU " + sku + " does not exist",
-                Map.of("skuId", sku.value()));
-    }
-
     private Reading reading(SkuId sku, HotStore hot) {
-        LedgerSide.SkuState state = ledger.state(sku).orElseThrow(() -> new ApiProblemException(ProblemCode.UNKNOWN_SKU,
-                "SKU " + sku + " does not exist", Map.of("skuId", sku.value())));
+        LedgerSide.SkuState state = ledger.state(sku).orElseThrow(() -> ApiProblemException.unknownSku(sku.value()));
         Optional<HotStore.Snapshot> snapshot = hot.snapshot(sku);
         if (!state.hotValid() || snapshot.isEmpty()) {
             return Reading.of(sku, clock.instant(), snapshot.isEmpty() ? ReadingKind.NOT_LOADED

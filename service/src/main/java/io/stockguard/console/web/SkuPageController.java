@@ -227,8 +227,7 @@ class SkuPageController {
     }
 
     static ApiProblemException unknown(SkuId id) {
-        return new ApiProblemException(ProblemCode.UNKNOWN_SKU, "SKU " + id + " does not exist",
-                Map.of("skuId", id.value()));
+        return ApiProblemException.unknownSku(id.value());
     }
 
     static String skuUrl(SkuId id) {

@@ -5,13 +5,11 @@ import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.CurrentRequest;
 import io.stockguard.platform.InvalidRequestException;
-import io.stockguard.platform.ProblemCode;
 import io.stockguard.stock.SkuId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -82,7 +80,6 @@ class GuardController {
     }
 
     private static ModeResponse respond(SkuId skuId, Optional<SkuModeChanged> change) {
-        return change.map(ModeResponse::of).orElseThrow(() -> new ApiProblemException(ProblemCode.UNKNOWN_SKU,
-                "SKU " + skuId + " does not exist", Map.of("skuId", skuId.value())));
+        return change.map(ModeResponse::of).orElseThrow(() -> ApiProblemException.unknownSku(skuId.value()));
     }
 }

@@ -3,7 +3,6 @@ package io.stockguard.reconciliation.web;
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.CurrentRequest;
 import io.stockguard.platform.InvalidRequestException;
-import io.stockguard.platform.ProblemCode;
 import io.stockguard.reconciliation.DriftProbe;
 import io.stockguard.reconciliation.Healing;
 import io.stockguard.reconciliation.Reading;
@@ -13,7 +12,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -103,7 +101,6 @@ class ReconciliationController {
     }
 
     private static ApiProblemException unknown(SkuId id) {
-        return new ApiProblemException(ProblemCode.UNKNOWN_SKU, "SKU " + id + " does not exist",
-                Map.of("skuId", id.value()));
+        return ApiProblemException.unknownSku(id.value());
     }
 }
