@@ -323,13 +323,7 @@ final class HotReservations {
         if (change.entryIds().isEmpty()) {
             return;
         }
-        List<String> own = new ArrayList<>();
-        for (int i = 0; i < change.events().size(); i++) {
-            if (change.events().get(i).op().isOrderOperation()) {
-                own.add(change.entryIds().get(i));
-            }
-        }
-        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, own);
+        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, ownEntries(change));
         if (reply.is("JOURNALED")) {
             Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, List.of());
             if (cancelled.is("OK")) {
@@ -347,13 +341,21 @@ final class HotReservations {
         if (change.entryIds().isEmpty()) {
             return;
         }
+        lines.release(order, change.skuId(), "DISCARD", now, caller, ownEntries(change));
+    }
+
+    /**
+     * The outbox entries of the order's own events; the transfers that made room for the line in
+     * its home bucket stand (they moved stock within the SKU, which stays true).
+     */
+    private static List<String> ownEntries(HotLines.Change change) {
         List<String> own = new ArrayList<>();
         for (int i = 0; i < change.events().size(); i++) {
             if (change.events().get(i).op().isOrderOperation()) {
                 own.add(change.entryIds().get(i));
             }
         }
-        lines.release(order, change.skuId(), "DISCARD", now, caller, own);
+        return own;
     }
 
     /** The changes are in the database now: their outbox entries go. */
