@@ -35,6 +35,14 @@ public class ApiProblemException extends RuntimeException {
                 Map.of("skuId", skuId));
     }
 
+    /**
+     * A wait as the whole seconds the {@code Retry-After} header carries: rounded up, at least 1
+     * (the header has no fractions, and 0 would invite a retry storm).
+     */
+    public static long retryAfterSeconds(Duration wait) {
+        return Math.max(1, (wait.toMillis() + 999) / 1000);
+    }
+
     public ProblemCode code() {
         return code;
     }

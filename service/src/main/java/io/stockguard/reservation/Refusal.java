@@ -1,5 +1,6 @@
 package io.stockguard.reservation;
 
+import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
@@ -62,9 +63,9 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
             return Map.of("skuId", skuId.value(), "retryAfterSeconds", retrySeconds());
         }
 
-        /** Whole seconds, rounded up: the Retry-After header has no fractions, and 0 would invite a storm. */
+        /** The seconds the Retry-After header will say. */
         private long retrySeconds() {
-            return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+            return ApiProblemException.retryAfterSeconds(retryAfter);
         }
     }
 

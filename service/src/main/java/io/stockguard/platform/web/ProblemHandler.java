@@ -36,7 +36,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e.retryAfter() == null) {
             return response;
         }
-        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
+        long seconds = ApiProblemException.retryAfterSeconds(e.retryAfter());
         return ResponseEntity.status(response.getStatusCode()).header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(response.getBody());
     }
