@@ -105,14 +105,9 @@ public class DriftProbe {
         Instant at = clock.instant();
         HotStore hot = hotStore.getIfAvailable();
         if (hot == null || checkLedger) {
-            Optional<List<LedgerSide.BucketMismatch>> mismatches = ledger.ledgerMismatches(state.skuId());
-            if (mismatches.isEmpty() && hot == null) {
-                return Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE, "the ledger check took longer than "
-                        + settings.ledgerCheckTimeout() + " (a very long journal) and was not finished");
-            }
-            Reading ledgerReading = mismatches.map(m -> DriftMeasure.ledger(state, m, settings.levels(), at))
-                    .orElse(null);
-            if (hot == null || (ledgerReading != null && ledgerReading.kind().wrong())) {
+            Reading ledgerReading = ledgerReading(state, at);
+            // The database tier has nothing else to compare; a hot tier goes on unless the ledger is wrong.
+            if (hot == null || ledgerReading.kind().wrong()) {
                 return ledgerReading;
             }
         }
@@ -121,6 +116,13 @@ public class DriftProbe {
                     "the database path serves this SKU until it is rebuilt into the hot store");
         }
         return hotReading(hot, state, at);
+    }
+
+    private Reading ledgerReading(LedgerSide.SkuState state, Instant at) {
+        return ledger.ledgerMismatches(state.skuId())
+                .map(mismatches -> DriftMeasure.ledger(state, mismatches, settings.levels(), at))
+                .orElseGet(() -> Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE, "the ledger check took "
+                        + "longer than " + settings.ledgerCheckTimeout() + " (a very long journal) and was not finished"));
     }
 
     private Reading hotReading(HotStore hot, LedgerSide.SkuState state, Instant at) {
