@@ -261,8 +261,10 @@ class ReconciliationIT {
             Map<String, Object> found = service.jdbc().queryForMap("SELECT kind, drift_units FROM drift_reading "
                     + "WHERE sku_id = ? AND kind = 'LEDGER_MISMATCH' ORDER BY id LIMIT 1", sku);
             assertThat(((Number) found.get("drift_units")).longValue()).isEqualTo(5);
-            assertThat(drifts).anyMatch(d -> d.reading().kind() == ReadingKind.LEDGER_MISMATCH
-                    && d.reading().units() == 5 && "FROZEN".equals(d.modeAfter()));
+            // The event follows the freeze (the probe freezes, then tells): wait for it, bounded.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
+                    assertThat(drifts).anyMatch(d -> d.reading().kind() == ReadingKind.LEDGER_MISMATCH
+                            && d.reading().units() == 5 && "FROZEN".equals(d.modeAfter())));
             assertThat(service.bean(Readings.class).prune(java.time.Instant.now().plusSeconds(1), 1_000))
                     .as("readings pruned by age, in one bounded batch").isPositive();
             StockGuardClient.Response heal = service.admin().send("POST", "/api/v1/admin/skus/" + sku + "/heal",
