@@ -1,5 +1,6 @@
 package io.stockguard.platform;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -7,6 +8,7 @@ import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomiz
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -17,13 +19,22 @@ import tools.jackson.databind.type.LogicalType;
 @Configuration(proxyBeanMethods = false)
 class PlatformConfiguration {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PlatformConfiguration.class);
+
     /**
      * UTC, ticking in microseconds: both databases store microseconds, so an instant handed to a
      * caller is exactly the one a later read returns.
      */
     @Bean
-    Clock clock() {
-        return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
+    Clock clock(Environment environment) {
+        Clock utc = Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
+        String offsetFile = environment.getProperty("stockguard.testing.clock-offset-file", "");
+        if (offsetFile.isBlank()) {
+            return utc;
+        }
+        log.warn("the clock is skewed by the offset in {} (fault injection for tests; never in production)",
+                offsetFile);
+        return new SkewedClock(utc, Path.of(offsetFile));
     }
 
     @Bean

@@ -244,6 +244,8 @@ class AlertingIT {
         assertThat(channels).contains("\"name\":\"feishu\"", "\"type\":\"DINGTALK\"", "127.0.0.1");
     }
 
+    private static final Duration STUCK_CHANNEL_TIMEOUT = Duration.ofSeconds(1);
+
     @Test
     void aHangingChannelDelaysNeitherTheRaiserNorTheOtherChannelsAndOverflowIsDropped() {
         // The stuck channel holds one alert in hand (it never gets an answer) and three in its queue;
@@ -254,7 +256,10 @@ class AlertingIT {
             skus.add(sku);
             long started = System.nanoTime();
             alerts().raise(Alert.of(AlertLevel.FREEZE, "regression", sku, "Hot store lost writes", "", Instant.now()));
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(50));
+            // Raising must not wait on the stuck channel, which holds each attempt for its 1 s timeout:
+            // a raise that took half of that was waiting for it. (A tighter bound would measure the
+            // machine's load, not the behaviour.)
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(STUCK_CHANNEL_TIMEOUT.dividedBy(2));
             await().atMost(BOUND).until(() -> !receivers.about("/webhook", sku).isEmpty()
                     && !receivers.about("/phone", sku).isEmpty() && !receivers.about("/feishu", sku).isEmpty()
                     && !receivers.about("/sms", sku).isEmpty());

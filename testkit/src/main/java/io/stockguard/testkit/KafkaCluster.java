@@ -114,6 +114,28 @@ public final class KafkaCluster implements AutoCloseable {
         awaitBrokers(brokerCount);
     }
 
+    /**
+     * Stops every node (brokers and controller) answering, without closing a connection
+     * ({@code kill -STOP}), until {@link #resumeAll()}.
+     */
+    public void pauseAll() {
+        Signals.pause(pids());
+    }
+
+    public void resumeAll() {
+        Signals.resume(pids());
+    }
+
+    private List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        nodes.values().forEach(node -> {
+            if (node.isRunning()) {
+                pids.add(node.process.pid());
+            }
+        });
+        return pids;
+    }
+
     /** Admin client properties for this cluster. */
     public Properties clientProperties() {
         Properties properties = new Properties();

@@ -63,6 +63,49 @@ public final class RedisServer implements AutoCloseable {
         return port;
     }
 
+    /** The process id of the running server. */
+    public long pid() {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("redis on " + port + " is not running");
+        }
+        return process.pid();
+    }
+
+    /** The server's folder: its log, and {@code dump.rdb} after a SAVE. */
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * A server on {@code port} that starts from a snapshot ({@code dump.rdb} of another server):
+     * what clients of that address see when a replica that fell behind is promoted in the master's
+     * place, having lost the writes it had not received.
+     */
+    public static RedisServer startFromSnapshot(int port, Path snapshot, String... extraArguments) {
+        try {
+            Path directory = Files.createTempDirectory("stockguard-redis-" + port + "-");
+            Files.copy(snapshot, directory.resolve("dump.rdb"), StandardCopyOption.REPLACE_EXISTING);
+            List<String> arguments = new ArrayList<>(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", directory.toString(),
+                    "--dbfilename", "dump.rdb"));
+            arguments.addAll(List.of(extraArguments));
+            RedisServer server = new RedisServer(port, directory, arguments);
+            server.launch();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start redis-server from " + snapshot, e);
+        }
+    }
+
+    /** Stops the server answering, without closing a connection ({@code kill -STOP}), until {@link #resume()}. */
+    public void pause() {
+        Signals.pause(List.of(pid()));
+    }
+
+    public void resume() {
+        Signals.resume(List.of(pid()));
+    }
+
     public String uri() {
         return "redis://127.0.0.1:" + port;
     }

@@ -7,8 +7,13 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A TCP proxy on a local port in front of a server, whose target can be switched: a failover in
@@ -23,6 +28,7 @@ public final class TcpProxy implements AutoCloseable {
     private volatile int targetPort;
     private volatile boolean running = true;
     private volatile boolean cut;
+    private volatile long delayNanos;
 
     private TcpProxy(ServerSocket listener, int targetPort) {
         this.listener = listener;
@@ -75,6 +81,15 @@ public final class TcpProxy implements AutoCloseable {
         cut = false;
     }
 
+    /**
+     * Every byte from now on arrives {@code delay} later than it was sent, in each direction (a
+     * slow network, not a slow link: bytes in flight are not held up by each other).
+     * {@link Duration#ZERO} ends it.
+     */
+    public void delay(Duration delay) {
+        delayNanos = delay.toNanos();
+    }
+
     private void accept() {
         while (running) {
             try {
@@ -104,17 +119,40 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** A chunk read from one side, to be written to the other no sooner than {@code dueNanos}. */
+    private record Chunk(long dueNanos, byte[] bytes) {
+    }
+
+    private static final Chunk END = new Chunk(0, new byte[0]);
+
+    /** Reads one direction into a queue; a second thread writes each chunk when it is due. */
     private void pump(Socket from, Socket to) {
+        BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
         Thread.ofPlatform().daemon().start(() -> {
             byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
+                    queue.add(new Chunk(System.nanoTime() + delayNanos, Arrays.copyOf(buffer, n)));
                 }
             } catch (IOException ignored) {
                 // one side closed: close the other
+            } finally {
+                queue.add(END);
+            }
+        });
+        Thread.ofPlatform().daemon().start(() -> {
+            try (OutputStream out = to.getOutputStream()) {
+                for (Chunk chunk = queue.take(); chunk != END; chunk = queue.take()) {
+                    long wait = chunk.dueNanos() - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    out.write(chunk.bytes());
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException ignored) {
+                // one side closed (or the proxy stopped): close both
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);

@@ -43,10 +43,15 @@ final class HotStoreRouting extends PeriodicWork {
     private final Set<SkuId> invalid = ConcurrentHashMap.newKeySet();
     private final java.util.Map<SkuId, java.util.concurrent.CountDownLatch> rebuilding = new ConcurrentHashMap<>();
 
+    private final io.micrometer.core.instrument.Counter takeovers;
+
     HotStoreRouting(CircuitBreaker breaker, HotStoreSource database, OutboxDrain drain, HotStockLoader loader,
             TaskScheduler scheduler, java.time.Clock clock, JournalProgress journal, Duration takeoverDelay,
-            Duration journalWaitMax) {
+            Duration journalWaitMax, io.micrometer.core.instrument.MeterRegistry meters) {
         super(scheduler, REFRESH_INTERVAL);
+        this.takeovers = io.micrometer.core.instrument.Counter.builder("stockguard.hot.takeovers")
+                .description("SKUs this instance took from the hot store for the database path to serve")
+                .register(meters);
         this.journal = journal;
         this.takeoverDelay = takeoverDelay;
         this.journalWaitMax = journalWaitMax;
@@ -99,6 +104,7 @@ final class HotStoreRouting extends PeriodicWork {
     void servedByDatabase(Collection<SkuId> skus) {
         for (SkuId sku : skus) {
             if (invalid.add(sku)) {
+                takeovers.increment();
                 database.markInvalid(sku, clock.instant());
                 log.warn("SKU {} is served by the database until the hot store is rebuilt from it", sku);
             }
@@ -114,6 +120,7 @@ final class HotStoreRouting extends PeriodicWork {
         boolean first = invalid.add(sku);
         database.markInvalid(sku, clock.instant());
         if (first) {
+            takeovers.increment();
             log.error("the hot store's copy of SKU {} is not trusted ({}); rebuilding it from the database", sku, why);
             scheduler.schedule(() -> rebuildSafely(sku), clock.instant());
         }

@@ -78,10 +78,10 @@ class RedisLedgerConfiguration {
     @Bean
     HotStoreRouting hotStoreRouting(CircuitBreaker redisBreaker, HotStoreSource source, OutboxSweeper sweeper,
             HotStockLoader loader, TaskScheduler scheduler, Clock clock, JournalProgress progress,
-            RedisProperties properties, TierProperties tier) {
+            RedisProperties properties, TierProperties tier, MeterRegistry meters) {
         boolean kafka = tier.journal() == TierProperties.Journal.KAFKA;
         return new HotStoreRouting(redisBreaker, source, sweeper, loader, scheduler, clock, progress,
-                kafka ? properties.takeover().delay() : Duration.ZERO, properties.takeover().waitMax());
+                kafka ? properties.takeover().delay() : Duration.ZERO, properties.takeover().waitMax(), meters);
     }
 
     @Bean

@@ -1,0 +1,94 @@
+package io.stockguard.chaos;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The command line of {@code ./stockguard chaos}: which tiers, which faults, which seeds, how long.
+ *
+ * @param faults null = every fault the tier has (the quick profile: its own short list); empty =
+ *     a run without faults
+ */
+public record Options(Profile profile, List<Tier> tiers, List<String> faults, List<Long> seeds, int clients,
+        Duration faultFreeLoad, Duration soak, Path jar, Path output) {
+
+    public enum Profile { QUICK, DEFAULT, SOAK }
+
+    static final String USAGE = """
+            ./stockguard chaos [--quick | --soak --minutes=N] [--tier=db,redis,kafka] [--faults=a,b | --faults=none]
+                               [--seed=S] [--seeds=N] [--clients=N] [--seconds=N] [--jar=PATH] [--out=DIR]
+
+              --quick        each tier with a short schedule of its faults (about 2 minutes a tier); what the test
+                             command runs
+              (default)      each tier with every fault it has, 3 seeds, 3 Kafka brokers
+              --soak         faults one after another, chosen by the seed, for --minutes=N per tier
+              --tier         the tiers to run: db (embedded), redis (standard), kafka (full); default all
+              --faults       only these faults (names below), or none for a run without faults
+              --seed         the first seed (default 1); a run is reproduced by its tier, seed and faults
+              --seeds        how many seeds, from --seed on (default: 1 quick, 3 otherwise)
+              --clients      client threads (default 16 quick, 24 otherwise)
+              --seconds      load of a run without faults (default 30)
+              --jar          the service jar (default service/target/stockguard-exec.jar)
+              --out          where results go (default chaos-results)
+
+            Faults: redis-kill redis-failover-fast redis-failover-slow redis-pause redis-latency kafka-broker-kill
+                    kafka-pause postgres-pause instance-kill clock-forward
+            """;
+
+    static Options parse(String... arguments) {
+        Profile profile = Profile.DEFAULT;
+        List<Tier> tiers = List.of(Tier.values());
+        List<String> faults = null;
+        long seed = 1;
+        Integer seeds = null;
+        Integer clients = null;
+        Duration faultFree = Duration.ofSeconds(30);
+        Duration soak = Duration.ofMinutes(10);
+        Path jar = Path.of("service", "target", "stockguard-exec.jar");
+        Path output = Path.of("chaos-results");
+        for (String argument : arguments) {
+            String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : "";
+            switch (argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument) {
+                case "--quick" -> profile = Profile.QUICK;
+                case "--soak" -> profile = Profile.SOAK;
+                case "--minutes" -> soak = Duration.ofMinutes(positive(argument, value));
+                case "--tier" -> tiers = Arrays.stream(value.split(",")).map(Tier::parse).toList();
+                case "--faults" -> faults = value.equals("none") ? List.of() : List.of(value.split(","));
+                case "--seed" -> seed = Long.parseLong(value);
+                case "--seeds" -> seeds = positive(argument, value);
+                case "--clients" -> clients = positive(argument, value);
+                case "--seconds" -> faultFree = Duration.ofSeconds(positive(argument, value));
+                case "--jar" -> jar = Path.of(value);
+                case "--out" -> output = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + argument + "\n\n" + USAGE);
+            }
+        }
+        List<Long> seedList = new ArrayList<>();
+        int count = seeds != null ? seeds : profile == Profile.DEFAULT ? 3 : 1;
+        for (int i = 0; i < count; i++) {
+            seedList.add(seed + i);
+        }
+        int clientCount = clients != null ? clients : profile == Profile.QUICK ? 16 : 24;
+        return new Options(profile, tiers, faults, List.copyOf(seedList), clientCount, faultFree, soak, jar, output);
+    }
+
+    private static int positive(String argument, String value) {
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed > 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(argument + ": a positive whole number is needed\n\n" + USAGE);
+    }
+
+    /** Three brokers (replication factor 3, min in-sync 2) except in the quick profile. */
+    public int kafkaBrokers() {
+        return profile == Profile.QUICK ? 1 : 3;
+    }
+}

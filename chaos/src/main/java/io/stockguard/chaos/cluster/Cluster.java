@@ -1,0 +1,180 @@
+package io.stockguard.chaos.cluster;
+
+import io.stockguard.chaos.Tier;
+import io.stockguard.testkit.KafkaCluster;
+import io.stockguard.testkit.RedisServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Everything a tier runs on, as real processes started here and stopped here: the service
+ * instances, and for the Redis tiers PostgreSQL, Redis (master, replica, proxy) and Kafka.
+ */
+public final class Cluster implements AutoCloseable {
+
+    /** The order service's key and the operator's key every instance accepts. */
+    public static final String API_KEY = "chaos-order-service-key-0123456789";
+    public static final String ADMIN_KEY = "chaos-operator-key-0123456789abcdef";
+
+    private final Tier tier;
+    private final Path home;
+    private final List<ServiceInstance> instances = new ArrayList<>();
+    private Database database;
+    private RedisNodes redis;
+    private KafkaCluster kafka;
+    private Path embeddedData;
+    private int embeddedPostgresPort;
+
+    private Cluster(Tier tier, Path home) {
+        this.tier = tier;
+        this.home = home;
+    }
+
+    /**
+     * Starts the tier: stores first, then the instances (two for the Redis tiers, sharing the
+     * stores; one for the embedded tier, which keeps its database in its own data folder).
+     *
+     * @param kafkaBrokers 1, or 3 (replication factor 3, min in-sync replicas 2) for broker faults
+     */
+    public static Cluster start(Tier tier, Path jar, Path home, int kafkaBrokers) {
+        Cluster cluster = new Cluster(tier, home);
+        try {
+            cluster.launch(jar, kafkaBrokers);
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void launch(Path jar, int kafkaBrokers) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "stockguard.security.api-keys", "order-service:" + API_KEY,
+                "stockguard.security.admin-keys", "ops:" + ADMIN_KEY));
+        List<String> names = List.of("a", "b");
+        if (tier == Tier.DB) {
+            embeddedData = home.resolve("data");
+            embeddedPostgresPort = RedisServer.freePort();
+            settings.put("stockguard.data-dir", embeddedData.toString());
+            settings.put("stockguard.embedded.postgres-port", Integer.toString(embeddedPostgresPort));
+            names = List.of("a");
+        } else {
+            database = Database.start(home);
+            redis = RedisNodes.start();
+            settings.putAll(Map.of("spring.datasource.url", database.jdbcUrl(),
+                    "spring.datasource.username", "postgres", "spring.datasource.password", "",
+                    "stockguard.ledger", "redis", "stockguard.redis.url", redis.uri()));
+            if (tier == Tier.KAFKA) {
+                kafka = kafkaBrokers == 1 ? KafkaCluster.single() : KafkaCluster.start(kafkaBrokers);
+                int replication = Math.min(3, kafkaBrokers);
+                settings.putAll(Map.of("stockguard.journal", "kafka",
+                        "stockguard.kafka.bootstrap-servers", kafka.bootstrapServers(),
+                        "stockguard.kafka.replication-factor", Integer.toString(replication),
+                        "stockguard.kafka.min-insync-replicas", Integer.toString(Math.min(2, replication)),
+                        "stockguard.kafka.partitions", "4"));
+            }
+        }
+        for (String name : names) {
+            instances.add(new ServiceInstance(name, jar, RedisServer.freePort(), settings, home));
+        }
+        // Two instances starting side by side share the two cores; starting them together saves
+        // the time of one start.
+        CompletableFuture.allOf(instances.stream().map(i -> CompletableFuture.runAsync(i::start))
+                .toArray(CompletableFuture[]::new)).join();
+    }
+
+    public Tier tier() {
+        return tier;
+    }
+
+    public List<ServiceInstance> instances() {
+        return List.copyOf(instances);
+    }
+
+    public Optional<RedisNodes> redis() {
+        return Optional.ofNullable(redis);
+    }
+
+    public Optional<KafkaCluster> kafka() {
+        return Optional.ofNullable(kafka);
+    }
+
+    /** Stops PostgreSQL (and its backends) answering, without closing a connection. */
+    public void pauseDatabase() {
+        if (database != null) {
+            database.pause();
+        } else {
+            Postmaster.pause(embeddedData.resolve("postgres"));
+        }
+    }
+
+    public void resumeDatabase() {
+        if (database != null) {
+            database.resume();
+        } else {
+            Postmaster.resume(embeddedData.resolve("postgres"));
+        }
+    }
+
+    /** A connection to the database every instance uses, for the checker's own reads. */
+    public Connection databaseConnection() throws SQLException {
+        String url = database != null ? database.jdbcUrl()
+                : "jdbc:postgresql://localhost:" + embeddedPostgresPort + "/stockguard";
+        return DriverManager.getConnection(url, "postgres", "");
+    }
+
+    /**
+     * What a killed embedded instance leaves behind: its database server, still holding the data
+     * folder. Stopped here only when asked (the restart of the instance itself must cope with it).
+     */
+    public void stopOrphanedEmbeddedDatabase() {
+        if (embeddedData != null) {
+            Postmaster.stopIfRunning(embeddedData.resolve("postgres"));
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ServiceInstance instance : instances) {
+            try {
+                instance.close();
+            } catch (RuntimeException e) {
+                instance.kill();
+            }
+        }
+        stopOrphanedEmbeddedDatabase();
+        if (kafka != null) {
+            try {
+                kafka.resumeAll();
+            } catch (RuntimeException ignored) {
+                // not paused, or already gone
+            }
+            kafka.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    static Path folder(Path parent, String name) {
+        try {
+            return Files.createDirectories(parent.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.stockguard.chaos.run;
+
+import io.stockguard.chaos.Tier;
+import io.stockguard.chaos.cluster.Cluster;
+import io.stockguard.chaos.cluster.ServiceInstance;
+import io.stockguard.chaos.history.History;
+import io.stockguard.chaos.workload.Api;
+import io.stockguard.chaos.workload.Catalogue;
+import io.stockguard.chaos.workload.FinalReads;
+import io.stockguard.chaos.workload.Target;
+import io.stockguard.chaos.workload.Workload;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One run: a tier's cluster started, its catalogue created, clients loading it while the nemesis
+ * plays the schedule, then the final reads, all into one history written to the run's folder.
+ *
+ * @param clients client threads
+ * @param kafkaBrokers brokers of the full tier (1, or 3 for broker faults)
+ */
+public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder) {
+
+    /** A request that takes longer than this counts as unanswered (and is retried). */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    /** After the load, expiry sweeps (every second) must have settled the short holds. */
+    private static final Duration EXPIRY_MARGIN = Duration.ofSeconds(4);
+
+    /** What a run produced: its history and how long the drain after the load took. */
+    public record Recorded(History history, Optional<Duration> drained, Duration startup, Path folder) {
+    }
+
+    public Recorded execute() {
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        History history = new History();
+        long started = System.nanoTime();
+        try (Cluster cluster = Cluster.start(tier, jar, folder, kafkaBrokers)) {
+            Duration startup = Duration.ofNanos(System.nanoTime() - started);
+            List<Target> targets = cluster.instances().stream()
+                    .map(i -> new Target(i.name(), i.baseUrl())).toList();
+            Api api = new Api(REQUEST_TIMEOUT);
+            Catalogue catalogue = Catalogue.standard();
+            Workload workload = new Workload(targets, api, history, catalogue);
+            workload.createCatalogue();
+            workload.start(clients, seed);
+            try {
+                new Nemesis(cluster, history, seed).play(schedule);
+            } finally {
+                workload.stop();
+            }
+            ensureRunning(cluster);
+            LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());
+            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis());
+            Optional<Duration> drained = reads.awaitDrained();
+            try (Connection database = cluster.databaseConnection()) {
+                reads.read(database);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read the database for the final check", e);
+            }
+            return new Recorded(history, drained, startup, folder);
+        } finally {
+            history.write(folder.resolve("history.jsonl"));
+        }
+    }
+
+    /** An instance whose restart failed during the run is started once more for the final reads. */
+    private static void ensureRunning(Cluster cluster) {
+        for (ServiceInstance instance : cluster.instances()) {
+            if (!instance.isRunning()) {
+                System.err.println("chaos: instance " + instance.name() + " is down after the run; starting it for "
+                        + "the final reads");
+                cluster.stopOrphanedEmbeddedDatabase();
+                instance.start();
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package io.stockguard.chaos.workload;
+
+import io.stockguard.chaos.history.History;
+import io.stockguard.chaos.history.Op;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One order service's thread: reserves (one line on the hot SKU, or one or two over the small
+ * ones), confirms, cancels, reads, restocks and adjusts, each recorded in the history. A request
+ * that gets no answer or a 503 is retried with the same ids on the next instance, as the API
+ * asks order services to do. Its choices come from its own seeded random source.
+ */
+final class Client implements Runnable {
+
+    /** Attempts at one operation (the first and its retries). */
+    private static final int ATTEMPTS_MAX = 6;
+    private static final Duration BACKOFF_FIRST = Duration.ofMillis(100);
+    private static final Duration BACKOFF_MAX = Duration.ofSeconds(2);
+    /** Holds kept short enough to expire during a run, and long ones that never do. */
+    private static final int SHORT_TTL_MIN_SECONDS = 4;
+    private static final int SHORT_TTL_MAX_SECONDS = 10;
+    static final int SHORT_TTL_MAX = SHORT_TTL_MAX_SECONDS;
+    private static final long LONG_TTL_SECONDS = 3_600;
+
+    private final String process;
+    private final Random random;
+    private final List<Target> instances;
+    private final Api api;
+    private final History history;
+    private final Catalogue catalogue;
+    private final String orderPrefix;
+    private volatile boolean stopping;
+    private int next;
+    private int instanceTurn;
+    /** The client's own orders and the state its last acknowledged answer gave them. */
+    private final Map<String, String> orders = new LinkedHashMap<>();
+
+    Client(int id, long seed, List<Target> instances, Api api, History history, Catalogue catalogue) {
+        this.process = "c" + id;
+        this.random = new Random(seed * 1_000 + id);
+        this.instances = instances;
+        this.api = api;
+        this.history = history;
+        this.catalogue = catalogue;
+        this.orderPrefix = "o" + seed + "-" + id + "-";
+        this.instanceTurn = id;
+    }
+
+    void stop() {
+        stopping = true;
+    }
+
+    @Override
+    public void run() {
+        while (!stopping) {
+            step(random.nextInt(1_000));
+        }
+    }
+
+    private void step(int roll) {
+        if (roll < 540) {
+            reserve(newOrder());
+        } else if (roll < 690) {
+            pickOrder("RESERVED").ifPresentOrElse(this::confirm, () -> reserve(newOrder()));
+        } else if (roll < 800) {
+            pickOrder(random.nextBoolean() ? "RESERVED" : "CONFIRMED").ifPresentOrElse(this::cancel,
+                    () -> reserve(newOrder()));
+        } else if (roll < 810) {
+            String order = newOrder();
+            cancel(order);
+            reserve(order);
+        } else if (roll < 920) {
+            readSku(randomSku());
+        } else if (roll < 970) {
+            pickOrder(null).ifPresentOrElse(this::readOrder, () -> readSku(catalogue.hot()));
+        } else if (roll < 990) {
+            restock(catalogue.small().get(random.nextInt(catalogue.small().size())), 5 + random.nextInt(16));
+        } else {
+            adjust(catalogue.small().get(random.nextInt(catalogue.small().size())), random.nextInt(14) - 3);
+        }
+    }
+
+    private String newOrder() {
+        return orderPrefix + (next++);
+    }
+
+    private java.util.Optional<String> pickOrder(String state) {
+        List<String> candidates = new ArrayList<>();
+        orders.forEach((order, known) -> {
+            if (state == null || state.equals(known)) {
+                candidates.add(order);
+            }
+        });
+        return candidates.isEmpty() ? java.util.Optional.empty()
+                : java.util.Optional.of(candidates.get(random.nextInt(candidates.size())));
+    }
+
+    private String randomSku() {
+        return random.nextInt(3) == 0 ? catalogue.hot()
+                : catalogue.small().get(random.nextInt(catalogue.small().size()));
+    }
+
+    private void reserve(String order) {
+        List<Op.Line> lines = new ArrayList<>();
+        if (random.nextInt(10) < 7) {
+            lines.add(new Op.Line(catalogue.hot(), 1 + random.nextInt(2)));
+        } else {
+            List<String> small = new ArrayList<>(catalogue.small());
+            java.util.Collections.shuffle(small, random);
+            int count = 1 + random.nextInt(2);
+            for (int i = 0; i < count; i++) {
+                lines.add(new Op.Line(small.get(i), 1 + random.nextInt(3)));
+            }
+        }
+        boolean commit = random.nextInt(10) == 0;
+        long ttl = commit ? 0 : random.nextInt(10) < 3
+                ? SHORT_TTL_MIN_SECONDS + random.nextInt(SHORT_TTL_MAX_SECONDS - SHORT_TTL_MIN_SECONDS + 1)
+                : LONG_TTL_SECONDS;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("orderId", order);
+        body.put("lines", lines);
+        if (commit) {
+            body.put("commit", true);
+        } else {
+            body.put("ttlSeconds", ttl);
+        }
+        Op template = op("reserve").order(order).lines(lines).commit(commit).ttl(commit ? null : ttl).build();
+        Op done = attempt(template, "POST", "/api/v1/reservations", body);
+        remember(order, done);
+    }
+
+    private void confirm(String order) {
+        remember(order, attempt(op("confirm").order(order).build(), "POST",
+                "/api/v1/reservations/" + order + "/confirm", null));
+    }
+
+    private void cancel(String order) {
+        remember(order, attempt(op("cancel").order(order).build(), "POST",
+                "/api/v1/reservations/" + order + "/cancel", null));
+    }
+
+    private void readOrder(String order) {
+        attempt(op("read-order").order(order).build(), "GET", "/api/v1/reservations/" + order, null);
+    }
+
+    private void readSku(String sku) {
+        attempt(op("read-sku").sku(sku).build(), "GET", "/api/v1/skus/" + sku, null);
+    }
+
+    private void restock(String sku, long qty) {
+        String request = orderPrefix + "r" + (next++);
+        attempt(op("restock").sku(sku).qty(qty).request(request).build(), "POST", "/api/v1/skus/" + sku + "/restock",
+                Map.of("qty", qty, "requestId", request));
+    }
+
+    private void adjust(String sku, long delta) {
+        String request = orderPrefix + "a" + (next++);
+        attempt(op("adjust").sku(sku).qty(delta).request(request).build(), "POST",
+                "/api/v1/admin/skus/" + sku + "/adjust",
+                Map.of("delta", delta, "reason", "chaos: stock count correction", "requestId", request));
+    }
+
+    private void remember(String order, Op done) {
+        if (done.type() == Op.Type.OK && done.state() != null) {
+            orders.put(order, done.state());
+        } else if (!orders.containsKey(order) && done.type() != Op.Type.FAIL) {
+            orders.put(order, "UNKNOWN");
+        }
+    }
+
+    /**
+     * Sends the request until it gets a definite answer or runs out of attempts: each attempt is
+     * an invocation and a completion in the history. Returns the last completion.
+     */
+    private Op attempt(Op template, String method, String path, Object body) {
+        Duration backoff = BACKOFF_FIRST;
+        Op completion = null;
+        for (int attempt = 1; attempt <= ATTEMPTS_MAX; attempt++) {
+            Target instance = instances.get(Math.floorMod(instanceTurn++, instances.size()));
+            Op invoked = history.invoke(template.withInstance(instance.name()));
+            boolean admin = template.f().equals("adjust");
+            Api.Answer answer = api.call(instance.baseUrl(), method, path, body, admin);
+            Op.Type type = Answers.type(answer);
+            completion = history.complete(invoked, type, op -> Answers.describe(op, answer));
+            if (!Answers.retryable(answer) || stopping) {
+                return completion;
+            }
+            Duration wait = Answers.retryAfter(answer).orElse(backoff);
+            LockSupport.parkNanos(Math.min(wait.toNanos(), BACKOFF_MAX.toNanos()));
+            backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
+        }
+        return completion;
+    }
+
+    private OpBuilder op(String f) {
+        return new OpBuilder(process, f);
+    }
+
+    /** Builds an operation's template; index, type and time are set when it is recorded. */
+    static final class OpBuilder {
+        private final String process;
+        private final String f;
+        private String order;
+        private List<Op.Line> lines;
+        private Boolean commit;
+        private Long ttl;
+        private String sku;
+        private Long qty;
+        private String request;
+
+        OpBuilder(String process, String f) {
+            this.process = process;
+            this.f = f;
+        }
+
+        OpBuilder order(String value) {
+            order = value;
+            return this;
+        }
+
+        OpBuilder lines(List<Op.Line> value) {
+            lines = value;
+            return this;
+        }
+
+        OpBuilder commit(boolean value) {
+            commit = value;
+            return this;
+        }
+
+        OpBuilder ttl(Long value) {
+            ttl = value;
+            return this;
+        }
+
+        OpBuilder sku(String value) {
+            sku = value;
+            return this;
+        }
+
+        OpBuilder qty(long value) {
+            qty = value;
+            return this;
+        }
+
+        OpBuilder request(String value) {
+            request = value;
+            return this;
+        }
+
+        Op build() {
+            return new Op(0, process, Op.Type.INVOKE, f, 0, null, order, lines, commit, ttl, sku, qty, request, null,
+                    null, null, null, null, null, null);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.stockguard.chaos.workload;
+
+import io.stockguard.chaos.history.History;
+import io.stockguard.chaos.history.Op;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The catalogue's creation and the clients' load, recorded in one history. */
+public final class Workload {
+
+    /** How long the clients may take to finish the operation they are in after being told to stop. */
+    private static final Duration STOP_WAIT_MAX = Duration.ofSeconds(30);
+
+    private final List<Target> instances;
+    private final Api api;
+    private final History history;
+    private final Catalogue catalogue;
+    private final List<Client> clients = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+
+    public Workload(List<Target> instances, Api api, History history, Catalogue catalogue) {
+        this.instances = instances;
+        this.api = api;
+        this.history = history;
+        this.catalogue = catalogue;
+    }
+
+    /** The longest hold a client asks for that is meant to expire during a run. */
+    public static Duration shortHoldMax() {
+        return Duration.ofSeconds(Client.SHORT_TTL_MAX);
+    }
+
+    /** Creates every SKU of the catalogue, each recorded as a {@code create-sku} of the setup process. */
+    public void createCatalogue() {
+        Target first = instances.getFirst();
+        for (String sku : catalogue.all()) {
+            Op template = new Op(0, "setup", Op.Type.INVOKE, "create-sku", 0, first.name(), null, null, null, null, sku,
+                    catalogue.totals().get(sku), null, null, null, null, null, null, null, null);
+            Op invoked = history.invoke(template);
+            Api.Answer answer = api.call(first.baseUrl(), "PUT", "/api/v1/skus/" + sku,
+                    Map.of("total", catalogue.totals().get(sku), "buckets", catalogue.buckets().get(sku)), false);
+            history.complete(invoked, Answers.type(answer), op -> Answers.describe(op, answer));
+            if (answer.status() != 201) {
+                throw new IllegalStateException("creating SKU " + sku + " answered " + answer.status() + " "
+                        + answer.body() + answer.error());
+            }
+        }
+    }
+
+    public void start(int clientCount, long seed) {
+        for (int i = 0; i < clientCount; i++) {
+            Client client = new Client(i, seed, instances, api, history, catalogue);
+            clients.add(client);
+            threads.add(Thread.ofPlatform().name("chaos-client-" + i).start(client));
+        }
+    }
+
+    /** Tells every client to stop and waits (bounded) for the operations they are in. */
+    public void stop() {
+        clients.forEach(Client::stop);
+        long deadline = System.nanoTime() + STOP_WAIT_MAX.toNanos();
+        for (Thread thread : threads) {
+            try {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                thread.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.stockguard.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stockguard.chaos.run.Outcome;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The quick chaos profile, as {@code ./stockguard chaos --quick} runs it: every tier under a short
+ * schedule of its faults, each history checked. Fails on any rule that breaks, except the ones
+ * {@link io.stockguard.chaos.run.KnownFailures} lists; the reports are in
+ * {@code chaos/target/chaos-results}.
+ */
+class ChaosQuickIT {
+
+    private static final Path JAR = Path.of("..", "service", "target", "stockguard-exec.jar");
+
+    @Test
+    void everyTierKeepsItsInvariantsUnderTheQuickFaultSchedule() {
+        assertThat(JAR).as("the service jar the suite runs").satisfies(jar -> assertThat(Files.isRegularFile(jar))
+                .isTrue());
+        List<Outcome> outcomes = Chaos.run(Options.parse("--quick", "--jar=" + JAR,
+                "--out=" + Path.of("target", "chaos-results")));
+        assertThat(outcomes).hasSize(Tier.values().length);
+        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.unexpectedFailures())
+                .as("rules broken on the %s tier (not known failures):%n%s", outcome.run().tier().label(),
+                        outcome.text())
+                .isEmpty());
+    }
+}
