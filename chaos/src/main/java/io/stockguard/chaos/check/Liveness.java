@@ -1,0 +1,106 @@
+package io.stockguard.chaos.check;
+
+import io.stockguard.chaos.history.Op;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The service comes back. After each heal, the answers completed in the liveness window (by default
+ * 10 s to 20 s after it, clipped at the next fault and at the end of the load) exist and are mostly
+ * definite; each fault's time to recover is reported. A run planned without faults must be almost
+ * entirely definite, and must never have left the hot store (no database fallback, no takeover).
+ */
+final class Liveness implements Rule {
+
+    static final String NAME = "liveness";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public RuleResult check(Evidence evidence, CheckOptions options) {
+        Violations violations = new Violations(NAME);
+        List<String> notes = new ArrayList<>();
+        List<Op> heals = evidence.ops().stream().filter(Evidence::isHeal).toList();
+        for (Op heal : heals) {
+            notes.add(judgeHeal(heal, evidence, options.liveness(), violations));
+        }
+        if (!options.faultsPlanned()) {
+            notes.add(judgeFaultFree(evidence, options.noFault(), violations));
+        } else if (heals.isEmpty()) {
+            notes.add("faults were planned but the history has no heal to judge");
+        }
+        return violations.result((violations.none() ? "" : violations.count() + " liveness violations; ")
+                + String.join("; ", notes));
+    }
+
+    private static String judgeHeal(Op heal, Evidence evidence, CheckOptions.LivenessWindow window,
+            Violations violations) {
+        long lastAnswer = evidence.lastClientAnswerAt().orElse(heal.atMillis());
+        long settledBy = FaultSpan.settledBy(evidence.ops(), heal.atMillis(), lastAnswer);
+        long from = heal.atMillis() + window.fromMillis();
+        long to = Math.min(heal.atMillis() + window.toMillis(), settledBy);
+        Recovery recovery = Recovery.measure(evidence.clientAnswers(), heal.atMillis(), settledBy, window.minDefinite());
+        String name = heal.f() + " at " + OpText.seconds(heal.atMillis());
+        if (to - from < window.minWindowMillis()) {
+            return name + ": skipped, its window is " + Math.max(0, to - from) + " ms after clipping (next fault or end)"
+                    + "; recovered " + recovery.describe();
+        }
+        List<Op> answers = evidence.clientAnswers().stream().filter(a -> a.atMillis() >= from && a.atMillis() <= to)
+                .toList();
+        long definite = answers.stream().filter(Op::definite).count();
+        String share = definite + "/" + answers.size() + " definite (" + percent(definite, answers.size())
+                + ") from " + OpText.seconds(from) + " to " + OpText.seconds(to);
+        if (answers.isEmpty() || definite < window.minDefinite() * answers.size()) {
+            List<Op> shown = new ArrayList<>(List.of(heal));
+            answers.stream().filter(a -> !a.definite()).forEach(shown::add);
+            violations.add(name + ": " + (answers.isEmpty() ? "no answer at all" : share) + ", below "
+                    + percent(window.minDefinite()) + " definite", shown);
+        }
+        return name + ": " + share + "; recovered " + recovery.describe();
+    }
+
+    private static String judgeFaultFree(Evidence evidence, CheckOptions.NoFaultThresholds limits,
+            Violations violations) {
+        List<Op> answers = evidence.clientAnswers();
+        long definite = answers.stream().filter(Op::definite).count();
+        String share = "no faults planned: " + definite + "/" + answers.size() + " answers definite ("
+                + percent(definite, answers.size()) + ")";
+        if (answers.isEmpty() || definite < limits.minDefinite() * answers.size()) {
+            violations.add(share + ", below " + percent(limits.minDefinite()),
+                    answers.stream().filter(a -> !a.definite()).toList());
+        }
+        long fallbacks = 0;
+        long takeovers = 0;
+        for (Attempt metrics : evidence.metrics()) {
+            if (!metrics.acknowledged() || metrics.answer().numbers() == null) {
+                violations.add("metrics of instance " + metrics.invoke().instance() + " could not be read",
+                        metrics.ops());
+                continue;
+            }
+            fallbacks += metrics.answer().numbers().getOrDefault(Op.Final.DATABASE_FALLBACKS, 0L);
+            takeovers += metrics.answer().numbers().getOrDefault(Op.Final.TAKEOVERS, 0L);
+        }
+        if (evidence.metrics().isEmpty()) {
+            violations.add("no faults planned, but no final metrics were recorded to show the hot store held", List.of());
+        }
+        String left = fallbacks + " database fallbacks, " + takeovers + " takeovers";
+        if (fallbacks > limits.maxDatabaseFallbacks() || takeovers > limits.maxTakeovers()) {
+            violations.add("no faults planned, yet " + left + " (at most " + limits.maxDatabaseFallbacks() + " and "
+                    + limits.maxTakeovers() + " allowed)",
+                    evidence.metrics().stream().flatMap(a -> a.ops().stream()).toList());
+        }
+        return share + ", " + left;
+    }
+
+    static String percent(long part, long whole) {
+        return whole == 0 ? "n/a" : percent((double) part / whole);
+    }
+
+    static String percent(double share) {
+        return String.format(Locale.ROOT, "%.1f%%", share * 100);
+    }
+}

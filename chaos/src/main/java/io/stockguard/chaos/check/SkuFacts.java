@@ -1,0 +1,66 @@
+package io.stockguard.chaos.check;
+
+import io.stockguard.chaos.history.Op;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Everything the history says about one SKU: its creation, changes of its total, and its reads. */
+public final class SkuFacts {
+
+    private final String skuId;
+    Attempt created;
+    final List<Attempt> restocks = new ArrayList<>();
+    final List<Attempt> adjusts = new ArrayList<>();
+    final List<Attempt> runReads = new ArrayList<>();
+    Attempt finalRead;
+    Attempt probe;
+    Attempt buckets;
+
+    SkuFacts(String skuId) {
+        this.skuId = skuId;
+    }
+
+    public String skuId() {
+        return skuId;
+    }
+
+    /** The total set up before the load; empty when the history has no acknowledged create-sku. */
+    public Optional<Long> initialTotal() {
+        return Optional.ofNullable(created).filter(Attempt::acknowledged).map(a -> a.invoke().qty());
+    }
+
+    public Optional<Attempt> created() {
+        return Optional.ofNullable(created);
+    }
+
+    public List<Attempt> restocks() {
+        return restocks;
+    }
+
+    public List<Attempt> adjusts() {
+        return adjusts;
+    }
+
+    /** The clients' read-sku attempts during the run. */
+    public List<Attempt> runReads() {
+        return runReads;
+    }
+
+    public Optional<Attempt> finalRead() {
+        return Optional.ofNullable(finalRead);
+    }
+
+    /** The final read's counters, when it was answered 2xx. */
+    public Optional<Op.Stock> finalStock() {
+        return finalRead().filter(Attempt::acknowledged).map(a -> a.answer().stock());
+    }
+
+    public Optional<Attempt> probe() {
+        return Optional.ofNullable(probe);
+    }
+
+    public Optional<Attempt> buckets() {
+        return Optional.ofNullable(buckets);
+    }
+}
