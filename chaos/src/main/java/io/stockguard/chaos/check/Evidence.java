@@ -120,7 +120,8 @@ public final class Evidence {
         if (NEMESIS.equals(process)) {
             return;
         }
-        boolean last = FINAL.equals(process);
+        // The final reads run on several readers, "final" and "final-<n>", each one operation at a time.
+        boolean last = FINAL.equals(process) || process.startsWith(FINAL + "-");
         switch (invoke.f()) {
             case "reserve" -> order(invoke).reserves.add(attempt);
             case "confirm" -> order(invoke).confirms.add(attempt);

@@ -38,7 +38,7 @@ public final class ServiceInstance implements AutoCloseable {
 
     ServiceInstance(String name, Path jar, int port, Map<String, String> settings, Path home) {
         this.name = name;
-        this.jar = jar;
+        this.jar = jar.toAbsolutePath();
         this.port = port;
         this.home = home;
         this.clockOffset = home.resolve("clock-offset");

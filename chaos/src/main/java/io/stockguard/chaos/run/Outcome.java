@@ -4,8 +4,6 @@ import io.stockguard.chaos.check.CheckOptions;
 import io.stockguard.chaos.check.Checker;
 import io.stockguard.chaos.check.RuleResult;
 import io.stockguard.chaos.check.Verdict;
-import io.stockguard.chaos.report.HtmlReport;
-import io.stockguard.chaos.report.TextReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,7 +19,14 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
         Verdict verdict = new Checker().check(recorded.history(), CheckOptions.defaults(!schedule.faultFree()));
         String title = "StockGuard chaos: " + run.tier().label() + " tier (" + run.tier().option() + "), seed "
                 + run.seed() + ", faults " + schedule.faults().stream().map(f -> f.name()).toList();
-        StringBuilder text = new StringBuilder(TextReport.render(recorded.history(), verdict, title));
+        StringBuilder text = new StringBuilder(title).append('\n');
+        for (RuleResult result : verdict.results()) {
+            text.append(result.passed() ? "  PASS " : "  FAIL ").append(result.rule()).append(": ")
+                    .append(result.summary()).append('\n');
+            if (!result.passed()) {
+                text.append("       ").append(result.counterExample().replace("\n", "\n       ")).append('\n');
+            }
+        }
         List<String> unexpected = verdict.failures().stream().map(RuleResult::rule)
                 .filter(rule -> !KnownFailures.isKnown(run.tier(), rule)).toList();
         text.append(String.format("%nstart-up %d s; journal drained %s after the load%n",
@@ -39,7 +44,6 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
                         schedule.faults().stream().map(f -> f.name()).toList())));
         try {
             Files.writeString(run.folder().resolve("report.txt"), text);
-            HtmlReport.write(recorded.history(), verdict, title, run.folder().resolve("report.html"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports of " + run.folder(), e);
         }

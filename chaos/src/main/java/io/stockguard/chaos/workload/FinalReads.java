@@ -78,14 +78,21 @@ public final class FinalReads {
                 orders.add(op.orderId());
             }
         });
+        // Several readers, each its own process in the history (a process has one operation open at a time).
+        List<String> all = List.copyOf(orders);
         try (ExecutorService readers = Executors.newFixedThreadPool(READERS)) {
-            for (String order : orders) {
-                readers.submit(() -> record("read-order", order, null, "GET",
-                        "/api/v1/reservations/" + order));
+            for (int reader = 0; reader < READERS; reader++) {
+                String process = PROCESS + "-" + reader;
+                int first = reader;
+                readers.submit(() -> {
+                    for (int i = first; i < all.size(); i += READERS) {
+                        record(process, "read-order", all.get(i), null, "GET", "/api/v1/reservations/" + all.get(i));
+                    }
+                });
             }
         }
         for (String sku : catalogue.all()) {
-            record("read-sku", null, sku, "GET", "/api/v1/skus/" + sku);
+            record(PROCESS, "read-sku", null, sku, "GET", "/api/v1/skus/" + sku);
             probe(sku);
             buckets(sku, database);
         }
@@ -94,9 +101,9 @@ public final class FinalReads {
         }
     }
 
-    private void record(String f, String order, String sku, String method, String path) {
+    private void record(String process, String f, String order, String sku, String method, String path) {
         Target target = instances.getFirst();
-        Op invoked = history.invoke(new Op(0, PROCESS, Op.Type.INVOKE, f, 0, target.name(), order, null, null, null,
+        Op invoked = history.invoke(new Op(0, process, Op.Type.INVOKE, f, 0, target.name(), order, null, null, null,
                 sku, null, null, null, null, null, null, null, null, null));
         Api.Answer answer = answered(target, method, path);
         history.complete(invoked, Answers.type(answer), op -> Answers.describe(op, answer));
