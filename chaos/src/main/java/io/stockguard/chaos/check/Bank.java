@@ -104,7 +104,8 @@ final class Bank implements Rule {
                     + (s.reserved() < reserved[0] ? s.reserved() - reserved[0] : s.reserved() - reserved[1]) + ")";
         }
         if (s.sold() != sold) {
-            return id + "sold " + s.sold() + " but CONFIRMED orders hold " + sold + " (off by " + (s.sold() - sold) + ")";
+            return id + "sold " + s.sold() + " but CONFIRMED orders hold " + sold + " (off by " + (s.sold() - sold)
+                    + ")";
         }
         return null;
     }
@@ -178,6 +179,7 @@ final class Bank implements Rule {
     /** The SKU's final read, then the final reads of the orders that hold it: the two sides of the account. */
     private static List<Op> accountOps(SkuFacts sku, Evidence evidence) {
         List<Op> ops = new ArrayList<>(sku.finalRead().map(Attempt::ops).orElse(List.of()));
+        sku.created().ifPresent(a -> ops.add(a.answer() == null ? a.invoke() : a.answer()));
         Stream.concat(sku.restocks().stream(), sku.adjusts().stream()).forEach(a -> ops.addAll(a.ops()));
         evidence.orders().stream().filter(o -> Lines.units(o.finalLines(), sku.skuId()) > 0)
                 .forEach(o -> ops.add(o.finalRead().orElseThrow().answer()));

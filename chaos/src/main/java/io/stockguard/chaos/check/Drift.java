@@ -63,7 +63,8 @@ final class Drift implements Rule {
             }
         }
         return violations.result(violations.none()
-                ? evidence.skus().size() + " SKUs probed clean; " + comparedBuckets + " bucket figures equal in both stores"
+                ? evidence.skus().size() + " SKUs probed clean; " + comparedBuckets
+                        + " bucket figures equal in both stores"
                 : violations.count() + " drift findings over " + evidence.skus().size() + " SKUs");
     }
 

@@ -28,7 +28,8 @@ final class NoLostAck implements Rule {
         int checked = 0;
         for (OrderFacts order : evidence.orders()) {
             String problem = order.finalState().isEmpty()
-                    ? "order " + order.orderId() + ": no definite final read, so its acknowledged changes cannot be verified"
+                    ? "order " + order.orderId()
+                            + ": no definite final read, so its acknowledged changes cannot be verified"
                     : problem(order, order.finalState().get(), options);
             checked++;
             if (problem != null) {
@@ -111,7 +112,8 @@ final class NoLostAck implements Rule {
                 if (cancel) {
                     to.add(OrderState.CANCELLED);
                 }
-                if (mayHaveExpired(order, order.finalRead().map(Attempt::completedAt).orElse(Long.MAX_VALUE), options)) {
+                long readAt = order.finalRead().map(Attempt::completedAt).orElse(Long.MAX_VALUE);
+                if (mayHaveExpired(order, readAt, options)) {
                     to.add(OrderState.EXPIRED);
                 }
             }
