@@ -29,6 +29,11 @@ public final class Evidence {
 
     private Evidence(List<Op> ops) {
         this.ops = List.copyOf(ops);
+        for (Op op : this.ops) {
+            if (op.isClient() && !op.isInvoke()) {
+                clientAnswers.add(op); // in the order they completed, which the liveness windows need
+            }
+        }
         for (Attempt attempt : pair(this.ops)) {
             file(attempt);
         }
@@ -114,9 +119,6 @@ public final class Evidence {
     private void file(Attempt attempt) {
         Op invoke = attempt.invoke();
         String process = invoke.process();
-        if (attempt.answer() != null && invoke.isClient() && attempt.answer() != invoke) {
-            clientAnswers.add(attempt.answer());
-        }
         if (NEMESIS.equals(process)) {
             return;
         }

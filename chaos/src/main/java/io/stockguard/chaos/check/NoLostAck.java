@@ -49,7 +49,7 @@ final class NoLostAck implements Rule {
                 || (last == OrderState.CANCELLED && order.reserves().stream().anyMatch(Attempt::acknowledged));
         if (holdsOrHeld && !reserveMayHaveLanded) {
             return id + "final read " + last.shown() + " " + OpText.lines(order.finalLines())
-                    + " holds stock, but no reserve was acknowledged or left in doubt";
+                    + " shows stock held, but no reserve was acknowledged or left in doubt";
         }
         Attempt ack = order.lastAcknowledged().orElse(null);
         OrderState from = ack == null ? OrderState.ABSENT : stateAfter(ack);

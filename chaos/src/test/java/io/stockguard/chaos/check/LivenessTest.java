@@ -55,6 +55,18 @@ class LivenessTest {
     }
 
     @Test
+    void clipsWindowAtTheLastAnswerToCompleteNotTheLastInvoked() {
+        // c1's read hangs from 1 s to 40 s: the load ends at 40 s, so the window is whole, not cut at 21 s
+        HistoryFixtures fixtures = faultAt5HealedAt10();
+        HistoryFixtures.Call hung = fixtures.at(1_000).readSku("c1", "SKU-1");
+        fixtures.load("c0", "SKU-1", 10_000, 21_000, 200, "ok").at(40_000);
+        hung.info();
+        RuleResult result = liveness(fixtures, true);
+        accepts(result);
+        assertThat(result.summary()).contains("5/5 definite (100.0%) from 20.010s to 30.010s");
+    }
+
+    @Test
     void skipsWindowClippedByTheNextFault() {
         RuleResult result = liveness(faultAt5HealedAt10()
                 .load("c0", "SKU-1", 5_000, 40_000, 200, "unavailable")
