@@ -41,7 +41,7 @@ public final class Evidence {
         for (OrderFacts order : orders.values()) {
             OrderState state = order.finalState().orElse(null);
             if (state == OrderState.RESERVED || state == OrderState.CONFIRMED) {
-                order.finalLines().forEach(line -> sku(line.skuId()));
+                order.finalLines().forEach(line -> sku(line.skuId()).held = true);
             }
         }
     }
@@ -62,8 +62,17 @@ public final class Evidence {
         return orders.values();
     }
 
+    /** Every SKU the history names. */
     public Collection<SkuFacts> skus() {
         return skus.values();
+    }
+
+    /**
+     * The SKUs the end of the run must account for: set up, read in the final phase, or held by an
+     * order at the end. A SKU only a client named (a read or restock of an unknown SKU) is not one.
+     */
+    public List<SkuFacts> catalogue() {
+        return skus.values().stream().filter(SkuFacts::catalogued).toList();
     }
 
     /** The final {@code metrics} reads, one per instance. */
