@@ -53,8 +53,9 @@ public final class HtmlReport {
                 : "<p class=\"verdict invalid\">INVALID: " + verdict.failures().size() + " of "
                         + verdict.results().size() + " rules failed</p>\n");
         rules(h, verdict);
-        h.append("<h2>Answers per second</h2>\n");
+        h.append("<h2>Answers per second</h2>\n<div style=\"overflow-x:auto\">\n");
         chart(h, timeline);
+        h.append("</div>\n");
         h.append("<p class=\"legend\">");
         for (int i = 0; i < LABELS.size(); i++) {
             h.append("<span style=\"background:").append(COLOURS.get(i)).append("\"></span>").append(LABELS.get(i));
@@ -65,8 +66,13 @@ public final class HtmlReport {
     }
 
     public static Path write(Path file, History history, Verdict verdict, String title) {
+        return write(file, history, verdict, title, CheckOptions.defaults(true));
+    }
+
+    /** Writes the report; {@code options} give the share of definite answers a recovered second needs. */
+    public static Path write(Path file, History history, Verdict verdict, String title, CheckOptions options) {
         try {
-            return Files.writeString(file, render(history, verdict, title));
+            return Files.writeString(file, render(history, verdict, title, options));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the HTML report to " + file, e);
         }

@@ -63,8 +63,13 @@ public final class TextReport {
     }
 
     public static Path write(Path file, History history, Verdict verdict, String title) {
+        return write(file, history, verdict, title, CheckOptions.defaults(true));
+    }
+
+    /** Writes the report; {@code options} give the share of definite answers a recovered second needs. */
+    public static Path write(Path file, History history, Verdict verdict, String title, CheckOptions options) {
         try {
-            return Files.writeString(file, render(history, verdict, title));
+            return Files.writeString(file, render(history, verdict, title, options));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the text report to " + file, e);
         }
