@@ -53,11 +53,6 @@ public record Attempt(Op invoke, Op completion) {
         return completion;
     }
 
-    /** Its answer's status, 0 when there was none. */
-    public int status() {
-        return completion == null || completion.status() == null ? 0 : completion.status();
-    }
-
     public List<Op> ops() {
         return completion == null || completion == invoke ? List.of(invoke) : List.of(invoke, completion);
     }

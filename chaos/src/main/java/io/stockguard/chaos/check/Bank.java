@@ -27,16 +27,12 @@ final class Bank implements Rule {
     public RuleResult check(Evidence evidence, CheckOptions options) {
         Violations violations = new Violations(NAME);
         int runReads = 0;
+        int unbounded = 0;
         for (SkuFacts sku : evidence.skus()) {
-            Optional<Op.Stock> stock = sku.finalStock();
-            if (stock.isEmpty()) {
-                violations.add("SKU " + sku.skuId() + ": no acknowledged final read-sku, so it cannot be accounted",
-                        sku.finalRead().map(Attempt::ops).orElse(List.of()));
-            } else {
-                String problem = finalProblem(sku, stock.get(), evidence, options);
-                if (problem != null) {
-                    violations.add(problem, accountOps(sku, evidence));
-                }
+            // a SKU only a client named has nothing to account at the end, but its reads must not oversell either
+            if (sku.catalogued()) {
+                unbounded += sku.initialTotal().isEmpty() ? 1 : 0;
+                accountAtEnd(sku, evidence, options, violations);
             }
             for (Attempt read : sku.runReads()) {
                 if (!read.acknowledged() || read.answer().stock() == null) {
@@ -49,10 +45,25 @@ final class Bank implements Rule {
                 }
             }
         }
+        int skus = evidence.catalogue().size();
+        String totals = unbounded == 0 ? "" : " (" + unbounded + " without a create-sku: total not bounded)";
         return violations.result(violations.none()
-                ? evidence.skus().size() + " SKUs balance exactly; " + runReads + " reads during the run, none oversold"
-                : violations.count() + " accounting violations over " + evidence.skus().size() + " SKUs and "
-                        + runReads + " reads during the run");
+                ? skus + " SKUs balance exactly" + totals + "; " + runReads + " reads during the run, none oversold"
+                : violations.count() + " accounting violations over " + skus + " SKUs" + totals + " and " + runReads
+                        + " reads during the run");
+    }
+
+    private static void accountAtEnd(SkuFacts sku, Evidence evidence, CheckOptions options, Violations violations) {
+        Optional<Op.Stock> stock = sku.finalStock();
+        if (stock.isEmpty()) {
+            violations.add("SKU " + sku.skuId() + ": no acknowledged final read-sku, so it cannot be accounted",
+                    sku.finalRead().map(Attempt::ops).orElse(List.of()));
+            return;
+        }
+        String problem = finalProblem(sku, stock.get(), evidence, options);
+        if (problem != null) {
+            violations.add(problem, accountOps(sku, evidence));
+        }
     }
 
     private static String finalProblem(SkuFacts sku, Op.Stock s, Evidence evidence, CheckOptions options) {
@@ -104,7 +115,8 @@ final class Bank implements Rule {
                     + (s.reserved() < reserved[0] ? s.reserved() - reserved[0] : s.reserved() - reserved[1]) + ")";
         }
         if (s.sold() != sold) {
-            return id + "sold " + s.sold() + " but CONFIRMED orders hold " + sold + " (off by " + (s.sold() - sold) + ")";
+            return id + "sold " + s.sold() + " but CONFIRMED orders hold " + sold + " (off by " + (s.sold() - sold)
+                    + ")";
         }
         return null;
     }
@@ -178,6 +190,7 @@ final class Bank implements Rule {
     /** The SKU's final read, then the final reads of the orders that hold it: the two sides of the account. */
     private static List<Op> accountOps(SkuFacts sku, Evidence evidence) {
         List<Op> ops = new ArrayList<>(sku.finalRead().map(Attempt::ops).orElse(List.of()));
+        sku.created().ifPresent(a -> ops.add(a.answer() == null ? a.invoke() : a.answer()));
         Stream.concat(sku.restocks().stream(), sku.adjusts().stream()).forEach(a -> ops.addAll(a.ops()));
         evidence.orders().stream().filter(o -> Lines.units(o.finalLines(), sku.skuId()) > 0)
                 .forEach(o -> ops.add(o.finalRead().orElseThrow().answer()));

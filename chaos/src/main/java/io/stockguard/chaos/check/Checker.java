@@ -6,6 +6,12 @@ import java.util.List;
 /**
  * Judges a history against StockGuard's invariants, one {@link Rule} each. Plain Java: it reads
  * the history and nothing else, so a history file can be re-checked long after its run.
+ *
+ * <pre>{@code
+ * Verdict verdict = new Checker().check(History.read(file), CheckOptions.defaults(faultsPlanned));
+ * TextReport.write(dir.resolve("report.txt"), history, verdict, "full tier, seed 42, profile kill-redis");
+ * HtmlReport.write(dir.resolve("report.html"), history, verdict, "full tier, seed 42, profile kill-redis");
+ * }</pre>
  */
 public final class Checker {
 

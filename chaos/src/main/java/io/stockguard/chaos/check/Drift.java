@@ -25,7 +25,7 @@ final class Drift implements Rule {
     public RuleResult check(Evidence evidence, CheckOptions options) {
         Violations violations = new Violations(NAME);
         int comparedBuckets = 0;
-        for (SkuFacts sku : evidence.skus()) {
+        for (SkuFacts sku : evidence.catalogue()) {
             String id = "SKU " + sku.skuId() + ": ";
             Attempt probe = sku.probe().orElse(null);
             String probeProblem = probe == null ? "no final probe"
@@ -63,8 +63,9 @@ final class Drift implements Rule {
             }
         }
         return violations.result(violations.none()
-                ? evidence.skus().size() + " SKUs probed clean; " + comparedBuckets + " bucket figures equal in both stores"
-                : violations.count() + " drift findings over " + evidence.skus().size() + " SKUs");
+                ? evidence.catalogue().size() + " SKUs probed clean; " + comparedBuckets
+                        + " bucket figures equal in both stores"
+                : violations.count() + " drift findings over " + evidence.catalogue().size() + " SKUs");
     }
 
     /** What is wrong with a probe figure that must be 0 (and present), or null. */

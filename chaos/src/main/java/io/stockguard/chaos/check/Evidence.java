@@ -29,6 +29,11 @@ public final class Evidence {
 
     private Evidence(List<Op> ops) {
         this.ops = List.copyOf(ops);
+        for (Op op : this.ops) {
+            if (op.isClient() && !op.isInvoke()) {
+                clientAnswers.add(op); // in the order they completed, which the liveness windows need
+            }
+        }
         for (Attempt attempt : pair(this.ops)) {
             file(attempt);
         }
@@ -36,7 +41,7 @@ public final class Evidence {
         for (OrderFacts order : orders.values()) {
             OrderState state = order.finalState().orElse(null);
             if (state == OrderState.RESERVED || state == OrderState.CONFIRMED) {
-                order.finalLines().forEach(line -> sku(line.skuId()));
+                order.finalLines().forEach(line -> sku(line.skuId()).held = true);
             }
         }
     }
@@ -57,8 +62,17 @@ public final class Evidence {
         return orders.values();
     }
 
+    /** Every SKU the history names. */
     public Collection<SkuFacts> skus() {
         return skus.values();
+    }
+
+    /**
+     * The SKUs the end of the run must account for: set up, read in the final phase, or held by an
+     * order at the end. A SKU only a client named (a read or restock of an unknown SKU) is not one.
+     */
+    public List<SkuFacts> catalogue() {
+        return skus.values().stream().filter(SkuFacts::catalogued).toList();
     }
 
     /** The final {@code metrics} reads, one per instance. */
@@ -114,9 +128,6 @@ public final class Evidence {
     private void file(Attempt attempt) {
         Op invoke = attempt.invoke();
         String process = invoke.process();
-        if (attempt.answer() != null && invoke.isClient() && attempt.answer() != invoke) {
-            clientAnswers.add(attempt.answer());
-        }
         if (NEMESIS.equals(process)) {
             return;
         }

@@ -43,11 +43,13 @@ final class Liveness implements Rule {
         long settledBy = FaultSpan.settledBy(evidence.ops(), heal.atMillis(), lastAnswer);
         long from = heal.atMillis() + window.fromMillis();
         long to = Math.min(heal.atMillis() + window.toMillis(), settledBy);
-        Recovery recovery = Recovery.measure(evidence.clientAnswers(), heal.atMillis(), settledBy, window.minDefinite());
+        Recovery recovery = Recovery.measure(evidence.clientAnswers(), heal.atMillis(), settledBy,
+                window.minDefinite());
         String name = heal.f() + " at " + OpText.seconds(heal.atMillis());
         if (to - from < window.minWindowMillis()) {
-            return name + ": skipped, its window is " + Math.max(0, to - from) + " ms after clipping (next fault or end)"
-                    + "; recovered " + recovery.describe();
+            return name + ": skipped, its window is " + Math.max(0, to - from)
+                    + " ms after clipping (next fault or end)"
+                    + "; " + recovery.describe();
         }
         List<Op> answers = evidence.clientAnswers().stream().filter(a -> a.atMillis() >= from && a.atMillis() <= to)
                 .toList();
@@ -60,7 +62,7 @@ final class Liveness implements Rule {
             violations.add(name + ": " + (answers.isEmpty() ? "no answer at all" : share) + ", below "
                     + percent(window.minDefinite()) + " definite", shown);
         }
-        return name + ": " + share + "; recovered " + recovery.describe();
+        return name + ": " + share + "; " + recovery.describe();
     }
 
     private static String judgeFaultFree(Evidence evidence, CheckOptions.NoFaultThresholds limits,
@@ -85,7 +87,8 @@ final class Liveness implements Rule {
             takeovers += metrics.answer().numbers().getOrDefault(Op.Final.TAKEOVERS, 0L);
         }
         if (evidence.metrics().isEmpty()) {
-            violations.add("no faults planned, but no final metrics were recorded to show the hot store held", List.of());
+            violations.add("no faults planned, but no final metrics were recorded to show the hot store held",
+                    List.of());
         }
         String left = fallbacks + " database fallbacks, " + takeovers + " takeovers";
         if (fallbacks > limits.maxDatabaseFallbacks() || takeovers > limits.maxTakeovers()) {

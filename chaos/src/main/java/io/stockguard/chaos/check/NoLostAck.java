@@ -28,7 +28,8 @@ final class NoLostAck implements Rule {
         int checked = 0;
         for (OrderFacts order : evidence.orders()) {
             String problem = order.finalState().isEmpty()
-                    ? "order " + order.orderId() + ": no definite final read, so its acknowledged changes cannot be verified"
+                    ? "order " + order.orderId()
+                            + ": no definite final read, so its acknowledged changes cannot be verified"
                     : problem(order, order.finalState().get(), options);
             checked++;
             if (problem != null) {
@@ -48,7 +49,7 @@ final class NoLostAck implements Rule {
                 || (last == OrderState.CANCELLED && order.reserves().stream().anyMatch(Attempt::acknowledged));
         if (holdsOrHeld && !reserveMayHaveLanded) {
             return id + "final read " + last.shown() + " " + OpText.lines(order.finalLines())
-                    + " holds stock, but no reserve was acknowledged or left in doubt";
+                    + " shows stock held, but no reserve was acknowledged or left in doubt";
         }
         Attempt ack = order.lastAcknowledged().orElse(null);
         OrderState from = ack == null ? OrderState.ABSENT : stateAfter(ack);
@@ -111,7 +112,8 @@ final class NoLostAck implements Rule {
                 if (cancel) {
                     to.add(OrderState.CANCELLED);
                 }
-                if (mayHaveExpired(order, order.finalRead().map(Attempt::completedAt).orElse(Long.MAX_VALUE), options)) {
+                long readAt = order.finalRead().map(Attempt::completedAt).orElse(Long.MAX_VALUE);
+                if (mayHaveExpired(order, readAt, options)) {
                     to.add(OrderState.EXPIRED);
                 }
             }

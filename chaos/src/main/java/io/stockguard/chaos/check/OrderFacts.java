@@ -55,7 +55,7 @@ public final class OrderFacts {
         return Optional.ofNullable(finalRead);
     }
 
-    /** The final read's state: its OK answer's, or {@link OrderState#ABSENT} for a 404; empty if it was not definite. */
+    /** The final read's state: its OK answer's, {@link OrderState#ABSENT} for a 404, empty if not definite. */
     public Optional<OrderState> finalState() {
         if (finalRead == null || finalRead.answer() == null) {
             return Optional.empty();
@@ -93,7 +93,8 @@ public final class OrderFacts {
 
     /** Every operation recorded for the order, in history order. */
     public List<Op> ops() {
-        return Stream.of(reserves, confirms, cancels, runReads, finalRead == null ? List.<Attempt>of() : List.of(finalRead))
+        List<Attempt> last = finalRead == null ? List.of() : List.of(finalRead);
+        return Stream.of(reserves, confirms, cancels, runReads, last)
                 .flatMap(List::stream).flatMap(a -> a.ops().stream()).sorted(Comparator.comparingLong(Op::index))
                 .toList();
     }

@@ -32,8 +32,10 @@ public record Recovery(boolean recovered, long seconds, long measuredSeconds) {
         return from < buckets ? new Recovery(true, from, buckets) : new Recovery(false, -1, buckets);
     }
 
+    /** "recovered 3 s after the heal", "not recovered within 40 s", or why it was not measured. */
     public String describe() {
-        return measuredSeconds == 0 ? "not measured (no whole second before the next fault or the end)"
-                : recovered ? seconds + " s after the heal" : "not recovered within " + measuredSeconds + " s";
+        return measuredSeconds == 0 ? "recovery not measured (no whole second before the next fault or the end)"
+                : recovered ? "recovered " + seconds + " s after the heal"
+                : "not recovered within " + measuredSeconds + " s";
     }
 }

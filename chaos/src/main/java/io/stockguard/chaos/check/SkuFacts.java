@@ -16,6 +16,7 @@ public final class SkuFacts {
     Attempt finalRead;
     Attempt probe;
     Attempt buckets;
+    boolean held;
 
     SkuFacts(String skuId) {
         this.skuId = skuId;
@@ -23,6 +24,11 @@ public final class SkuFacts {
 
     public String skuId() {
         return skuId;
+    }
+
+    /** Set up, read in the final phase, or held by an order at the end: the end must account for it. */
+    public boolean catalogued() {
+        return created != null || finalRead != null || probe != null || buckets != null || held;
     }
 
     /** The total set up before the load; empty when the history has no acknowledged create-sku. */

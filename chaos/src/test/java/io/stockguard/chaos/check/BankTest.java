@@ -125,6 +125,15 @@ class BankTest {
     }
 
     @Test
+    void accountsOnlyCataloguedSkusAtTheEndButChecksEveryRead() {
+        HistoryFixtures fixtures = twoOrders().finalSku("SKU-1", 10, 5, 2, 3)
+                .restock("c2", "NO-SUCH-SKU", 5, "r1").fail(404, "UNKNOWN_SKU");
+        accepts(bank(fixtures));
+        rejects(bank(fixtures.readSku("c2", "NO-SUCH-SKU").stock(2, -1, 1, 1)), 1,
+                "SKU NO-SUCH-SKU: a read during the run shows a negative count");
+    }
+
+    @Test
     void rejectsSkuWithoutFinalRead() {
         rejects(bank(twoOrders()), 1, "SKU SKU-1: no acknowledged final read-sku");
     }

@@ -33,8 +33,9 @@ class LivenessTest {
         RuleResult result = liveness(faultAt5HealedAt10().load("c0", "SKU-1", 5_000, 40_000, 200, "unavailable"),
                 true);
         rejects(result, 1, "heal-kill-redis at 10.010s: 0/51 definite (0.0%) from 20.010s to 30.010s, below 90.0%"
-                + " definite", "nemesis  OK     heal-kill-redis", "c0       FAIL   read-sku sku=SKU-1 -> 503 UNAVAILABLE");
-        assertThat(result.summary()).contains("recovered not recovered within 29 s");
+                + " definite", "nemesis  OK     heal-kill-redis",
+                "c0       FAIL   read-sku sku=SKU-1 -> 503 UNAVAILABLE");
+        assertThat(result.summary()).contains("; not recovered within 29 s");
     }
 
     @Test
@@ -51,6 +52,18 @@ class LivenessTest {
                 .load("c0", "SKU-1", 13_000, 40_000, 200, "ok"), true);
         accepts(result);
         assertThat(result.summary()).contains("recovered 3 s after the heal");
+    }
+
+    @Test
+    void clipsWindowAtTheLastAnswerToCompleteNotTheLastInvoked() {
+        // c1's read hangs from 1 s to 40 s: the load ends at 40 s, so the window is whole, not cut at 21 s
+        HistoryFixtures fixtures = faultAt5HealedAt10();
+        HistoryFixtures.Call hung = fixtures.at(1_000).readSku("c1", "SKU-1");
+        fixtures.load("c0", "SKU-1", 10_000, 21_000, 200, "ok").at(40_000);
+        hung.info();
+        RuleResult result = liveness(fixtures, true);
+        accepts(result);
+        assertThat(result.summary()).contains("5/5 definite (100.0%) from 20.010s to 30.010s");
     }
 
     @Test
