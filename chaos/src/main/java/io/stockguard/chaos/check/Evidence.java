@@ -19,12 +19,15 @@ public final class Evidence {
     public static final String FINAL = "final";
     public static final String SETUP = "setup";
     public static final String NEMESIS = "nemesis";
+    /** Reads taken at the end of the load's fault-free stretch, before the first fault. */
+    public static final String WARM_UP = "warmup";
     public static final String HEAL_PREFIX = "heal-";
 
     private final List<Op> ops;
     private final Map<String, OrderFacts> orders = new LinkedHashMap<>();
     private final Map<String, SkuFacts> skus = new LinkedHashMap<>();
     private final List<Attempt> metrics = new ArrayList<>();
+    private final List<Attempt> warmUpMetrics = new ArrayList<>();
     private final List<Op> clientAnswers = new ArrayList<>();
 
     private Evidence(List<Op> ops) {
@@ -80,6 +83,16 @@ public final class Evidence {
         return metrics;
     }
 
+    /** The {@code metrics} reads taken when the fault-free stretch before the first fault ended. */
+    public List<Attempt> warmUpMetrics() {
+        return warmUpMetrics;
+    }
+
+    /** When the first fault was invoked; empty in a run without faults. */
+    public OptionalLong firstFaultAt() {
+        return ops.stream().filter(Evidence::isFaultInvoke).mapToLong(Op::atMillis).findFirst();
+    }
+
     /** Completions of client operations, in history order: the answers the load got. */
     public List<Op> clientAnswers() {
         return clientAnswers;
@@ -129,6 +142,12 @@ public final class Evidence {
         Op invoke = attempt.invoke();
         String process = invoke.process();
         if (NEMESIS.equals(process)) {
+            return;
+        }
+        if (WARM_UP.equals(process)) {
+            if (invoke.f().equals("metrics")) {
+                warmUpMetrics.add(attempt);
+            }
             return;
         }
         // The final reads run on several readers, "final" and "final-<n>", each one operation at a time.

@@ -9,7 +9,9 @@ import java.util.Locale;
  * The service comes back. After each heal, the answers completed in the liveness window (by default
  * 10 s to 20 s after it, clipped at the next fault and at the end of the load) exist and are mostly
  * definite; each fault's time to recover is reported. A run planned without faults must be almost
- * entirely definite, and must never have left the hot store (no database fallback, no takeover).
+ * entirely definite, and must never have left the hot store (no database fallback, no takeover);
+ * so must the fault-free stretch at the start of a run with faults, judged by the answers before
+ * the first fault and the metrics read when it ended.
  */
 final class Liveness implements Rule {
 
@@ -29,9 +31,18 @@ final class Liveness implements Rule {
             notes.add(judgeHeal(heal, evidence, options.liveness(), violations));
         }
         if (!options.faultsPlanned()) {
-            notes.add(judgeFaultFree(evidence, options.noFault(), violations));
-        } else if (heals.isEmpty()) {
-            notes.add("faults were planned but the history has no heal to judge");
+            notes.add(judgeFaultFree("no faults planned", evidence.clientAnswers(), evidence.metrics(),
+                    options.noFault(), violations));
+        } else {
+            long firstFault = evidence.firstFaultAt().orElse(Long.MAX_VALUE);
+            List<Op> before = evidence.clientAnswers().stream().filter(a -> a.atMillis() < firstFault).toList();
+            if (!evidence.warmUpMetrics().isEmpty()) {
+                notes.add(judgeFaultFree("before the first fault", before, evidence.warmUpMetrics(),
+                        options.noFault(), violations));
+            }
+            if (heals.isEmpty()) {
+                notes.add("faults were planned but the history has no heal to judge");
+            }
         }
         return violations.result((violations.none() ? "" : violations.count() + " liveness violations; ")
                 + String.join("; ", notes));
@@ -65,11 +76,10 @@ final class Liveness implements Rule {
         return name + ": " + share + "; " + recovery.describe();
     }
 
-    private static String judgeFaultFree(Evidence evidence, CheckOptions.NoFaultThresholds limits,
-            Violations violations) {
-        List<Op> answers = evidence.clientAnswers();
+    private static String judgeFaultFree(String stretch, List<Op> answers, List<Attempt> readings,
+            CheckOptions.NoFaultThresholds limits, Violations violations) {
         long definite = answers.stream().filter(Op::definite).count();
-        String share = "no faults planned: " + definite + "/" + answers.size() + " answers definite ("
+        String share = stretch + ": " + definite + "/" + answers.size() + " answers definite ("
                 + percent(definite, answers.size()) + ")";
         if (answers.isEmpty() || definite < limits.minDefinite() * answers.size()) {
             violations.add(share + ", below " + percent(limits.minDefinite()),
@@ -77,7 +87,7 @@ final class Liveness implements Rule {
         }
         long fallbacks = 0;
         long takeovers = 0;
-        for (Attempt metrics : evidence.metrics()) {
+        for (Attempt metrics : readings) {
             if (!metrics.acknowledged() || metrics.answer().numbers() == null) {
                 violations.add("metrics of instance " + metrics.invoke().instance() + " could not be read",
                         metrics.ops());
@@ -86,15 +96,13 @@ final class Liveness implements Rule {
             fallbacks += metrics.answer().numbers().getOrDefault(Op.Final.DATABASE_FALLBACKS, 0L);
             takeovers += metrics.answer().numbers().getOrDefault(Op.Final.TAKEOVERS, 0L);
         }
-        if (evidence.metrics().isEmpty()) {
-            violations.add("no faults planned, but no final metrics were recorded to show the hot store held",
-                    List.of());
+        if (readings.isEmpty()) {
+            violations.add(stretch + ", but no metrics were recorded to show the hot store held", List.of());
         }
         String left = fallbacks + " database fallbacks, " + takeovers + " takeovers";
         if (fallbacks > limits.maxDatabaseFallbacks() || takeovers > limits.maxTakeovers()) {
-            violations.add("no faults planned, yet " + left + " (at most " + limits.maxDatabaseFallbacks() + " and "
-                    + limits.maxTakeovers() + " allowed)",
-                    evidence.metrics().stream().flatMap(a -> a.ops().stream()).toList());
+            violations.add(stretch + ", yet " + left + " (at most " + limits.maxDatabaseFallbacks() + " and "
+                    + limits.maxTakeovers() + " allowed)", readings.stream().flatMap(a -> a.ops().stream()).toList());
         }
         return share + ", " + left;
     }

@@ -34,11 +34,10 @@ public final class Cluster implements AutoCloseable {
     private RedisNodes redis;
     private KafkaCluster kafka;
     private Path embeddedData;
-    private int embeddedPostgresPort;
 
     private Cluster(Tier tier, Path home) {
         this.tier = tier;
-        this.home = home;
+        this.home = home.toAbsolutePath();
     }
 
     /**
@@ -64,10 +63,9 @@ public final class Cluster implements AutoCloseable {
                 "stockguard.security.admin-keys", "ops:" + ADMIN_KEY));
         List<String> names = List.of("a", "b");
         if (tier == Tier.DB) {
+            // The embedded tier as a user runs it: PostgreSQL in the data folder, on a port it picks.
             embeddedData = home.resolve("data");
-            embeddedPostgresPort = RedisServer.freePort();
             settings.put("stockguard.data-dir", embeddedData.toString());
-            settings.put("stockguard.embedded.postgres-port", Integer.toString(embeddedPostgresPort));
             names = List.of("a");
         } else {
             database = Database.start(home);
@@ -130,7 +128,7 @@ public final class Cluster implements AutoCloseable {
     /** A connection to the database every instance uses, for the checker's own reads. */
     public Connection databaseConnection() throws SQLException {
         String url = database != null ? database.jdbcUrl()
-                : "jdbc:postgresql://localhost:" + embeddedPostgresPort + "/stockguard";
+                : "jdbc:postgresql://localhost:" + Postmaster.port(embeddedData.resolve("postgres")) + "/stockguard";
         return DriverManager.getConnection(url, "postgres", "");
     }
 

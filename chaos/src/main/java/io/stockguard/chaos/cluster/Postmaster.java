@@ -31,6 +31,16 @@ final class Postmaster {
         }
     }
 
+    /** The port the running server of this data directory listens on (the fourth line of its pid file). */
+    static int port(Path dataDirectory) {
+        try {
+            List<String> lines = Files.readAllLines(dataDirectory.resolve("postmaster.pid"));
+            return Integer.parseInt(lines.get(3).trim());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("no running PostgreSQL in " + dataDirectory, e);
+        }
+    }
+
     static void pause(Path dataDirectory) {
         Signals.pause(Signals.withDescendants(require(dataDirectory).pid()));
     }

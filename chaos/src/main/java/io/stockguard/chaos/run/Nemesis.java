@@ -25,12 +25,14 @@ final class Nemesis {
         this.random = new Random(seed ^ 0x5DEECE66DL);
     }
 
-    void play(Schedule schedule) {
+    /** @param warmUpEnded called when the fault-free stretch ends, before the first fault */
+    void play(Schedule schedule, Runnable warmUpEnded) {
         pause(schedule.warmUp());
         if (schedule.faultFree()) {
             pause(schedule.faultFreeLoad());
             return;
         }
+        warmUpEnded.run();
         for (Fault fault : schedule.faults()) {
             Fault.Injected injected = step(fault.name(), fault.description(), () -> fault.inject(cluster, random));
             pause(fault.hold());

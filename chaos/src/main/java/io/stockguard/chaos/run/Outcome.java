@@ -4,6 +4,8 @@ import io.stockguard.chaos.check.CheckOptions;
 import io.stockguard.chaos.check.Checker;
 import io.stockguard.chaos.check.RuleResult;
 import io.stockguard.chaos.check.Verdict;
+import io.stockguard.chaos.report.HtmlReport;
+import io.stockguard.chaos.report.TextReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,17 +18,11 @@ import java.util.List;
 public record Outcome(Run run, Verdict verdict, String text, List<String> unexpectedFailures) {
 
     public static Outcome judge(Run run, Schedule schedule, Run.Recorded recorded) {
-        Verdict verdict = new Checker().check(recorded.history(), CheckOptions.defaults(!schedule.faultFree()));
+        CheckOptions options = CheckOptions.defaults(!schedule.faultFree());
+        Verdict verdict = new Checker().check(recorded.history(), options);
         String title = "StockGuard chaos: " + run.tier().label() + " tier (" + run.tier().option() + "), seed "
                 + run.seed() + ", faults " + schedule.faults().stream().map(f -> f.name()).toList();
-        StringBuilder text = new StringBuilder(title).append('\n');
-        for (RuleResult result : verdict.results()) {
-            text.append(result.passed() ? "  PASS " : "  FAIL ").append(result.rule()).append(": ")
-                    .append(result.summary()).append('\n');
-            if (!result.passed()) {
-                text.append("       ").append(result.counterExample().replace("\n", "\n       ")).append('\n');
-            }
-        }
+        StringBuilder text = new StringBuilder(TextReport.render(recorded.history(), verdict, title, options));
         List<String> unexpected = verdict.failures().stream().map(RuleResult::rule)
                 .filter(rule -> !KnownFailures.isKnown(run.tier(), rule)).toList();
         text.append(String.format("%nstart-up %d s; journal drained %s after the load%n",
@@ -44,6 +40,7 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
                         schedule.faults().stream().map(f -> f.name()).toList())));
         try {
             Files.writeString(run.folder().resolve("report.txt"), text);
+            HtmlReport.write(run.folder().resolve("report.html"), recorded.history(), verdict, title, options);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports of " + run.folder(), e);
         }

@@ -55,14 +55,14 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             Workload workload = new Workload(targets, api, history, catalogue);
             workload.createCatalogue();
             workload.start(clients, seed);
+            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis());
             try {
-                new Nemesis(cluster, history, seed).play(schedule);
+                new Nemesis(cluster, history, seed).play(schedule, () -> reads.metrics("warmup"));
             } finally {
                 workload.stop();
             }
             ensureRunning(cluster);
             LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());
-            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis());
             Optional<Duration> drained = reads.awaitDrained();
             try (Connection database = cluster.databaseConnection()) {
                 reads.read(database);

@@ -17,8 +17,8 @@ import java.util.Random;
 public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfterHeal, Duration faultFreeLoad) {
 
     /** Load before the first fault: the run's fault-free stretch, which the checker also holds to its rules. */
-    public static final Duration WARM_UP = Duration.ofSeconds(15);
-    public static final Duration OBSERVE_AFTER_HEAL = Duration.ofSeconds(21);
+    public static final Duration WARM_UP = Duration.ofSeconds(12);
+    public static final Duration OBSERVE_AFTER_HEAL = Duration.ofSeconds(20);
 
     /** The quick profile's faults: per tier, the two that have found the most. */
     private static final java.util.Map<Tier, List<String>> QUICK = java.util.Map.of(

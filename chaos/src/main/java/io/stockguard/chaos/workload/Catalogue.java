@@ -6,13 +6,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The SKUs of a run: one hot SKU that takes most of the orders (the flash-sale item) and a few
- * small ones that sell out, are restocked and adjusted.
+ * The SKUs of a run: one hot SKU that takes most of the orders (the flash-sale item), a few
+ * small ones that sell out, are restocked and adjusted, and one created with the others but first
+ * ordered only seconds later (a SKU listed before its sale opens).
  *
  * @param totals each SKU's total at creation
  * @param buckets each SKU's bucket count
  */
-public record Catalogue(String hot, List<String> small, Map<String, Long> totals, Map<String, Integer> buckets) {
+public record Catalogue(String hot, List<String> small, String late, Map<String, Long> totals,
+        Map<String, Integer> buckets) {
+
+    /** How long after the load starts the late SKU gets its first order. */
+    public static final java.time.Duration LATE_FIRST_ORDER = java.time.Duration.ofSeconds(6);
 
     public static Catalogue standard() {
         Map<String, Long> totals = new LinkedHashMap<>();
@@ -26,12 +31,15 @@ public record Catalogue(String hot, List<String> small, Map<String, Long> totals
             totals.put(sku, 150L);
             buckets.put(sku, i % 2 == 0 ? 2 : 1);
         }
-        return new Catalogue("HOT-1", List.copyOf(small), Map.copyOf(totals), Map.copyOf(buckets));
+        totals.put("LATE-1", 300L);
+        buckets.put("LATE-1", 2);
+        return new Catalogue("HOT-1", List.copyOf(small), "LATE-1", Map.copyOf(totals), Map.copyOf(buckets));
     }
 
     public List<String> all() {
         List<String> all = new ArrayList<>(List.of(hot));
         all.addAll(small);
+        all.add(late);
         return all;
     }
 }

@@ -41,7 +41,10 @@ final class Client implements Runnable {
     /** The client's own orders and the state its last acknowledged answer gave them. */
     private final Map<String, String> orders = new LinkedHashMap<>();
 
-    Client(int id, long seed, List<Target> instances, Api api, History history, Catalogue catalogue) {
+    private final long startNanos;
+
+    Client(int id, long seed, List<Target> instances, Api api, History history, Catalogue catalogue, long startNanos) {
+        this.startNanos = startNanos;
         this.process = "c" + id;
         this.random = new Random(seed * 1_000 + id);
         this.instances = instances;
@@ -113,6 +116,9 @@ final class Client implements Runnable {
         } else {
             List<String> small = new ArrayList<>(catalogue.small());
             java.util.Collections.shuffle(small, random);
+            if (System.nanoTime() - startNanos >= Catalogue.LATE_FIRST_ORDER.toNanos() && random.nextInt(5) == 0) {
+                small.addFirst(catalogue.late());
+            }
             int count = 1 + random.nextInt(2);
             for (int i = 0; i < count; i++) {
                 lines.add(new Op.Line(small.get(i), 1 + random.nextInt(3)));

@@ -96,8 +96,13 @@ public final class FinalReads {
             probe(sku);
             buckets(sku, database);
         }
+        metrics(PROCESS);
+    }
+
+    /** Each instance's fallback and takeover counters, recorded under {@code process}. */
+    public void metrics(String process) {
         for (Target instance : instances) {
-            metrics(instance);
+            metrics(process, instance);
         }
     }
 
@@ -179,8 +184,8 @@ public final class FinalReads {
         return detail == null ? 200 : 0;
     }
 
-    private void metrics(Target instance) {
-        Op invoked = history.invoke(new Op(0, PROCESS, Op.Type.INVOKE, "metrics", 0, instance.name(), null, null, null,
+    private void metrics(String process, Target instance) {
+        Op invoked = history.invoke(new Op(0, process, Op.Type.INVOKE, "metrics", 0, instance.name(), null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null));
         java.util.Optional<String> scrape = api.metrics(instance.baseUrl());
         Map<String, Long> numbers = new LinkedHashMap<>();

@@ -50,8 +50,9 @@ public final class Workload {
     }
 
     public void start(int clientCount, long seed) {
+        long startNanos = System.nanoTime();
         for (int i = 0; i < clientCount; i++) {
-            Client client = new Client(i, seed, instances, api, history, catalogue);
+            Client client = new Client(i, seed, instances, api, history, catalogue, startNanos);
             clients.add(client);
             threads.add(Thread.ofPlatform().name("chaos-client-" + i).start(client));
         }

@@ -152,7 +152,16 @@ public final class HistoryFixtures {
     }
 
     public HistoryFixtures metrics(String instance, long databaseFallbacks, long takeovers) {
-        Call read = call(Evidence.FINAL, "metrics", null, null, null, null, null, null, null);
+        return metrics(Evidence.FINAL, instance, databaseFallbacks, takeovers);
+    }
+
+    /** The counters read when the fault-free stretch before the first fault ended. */
+    public HistoryFixtures warmUpMetrics(String instance, long databaseFallbacks, long takeovers) {
+        return metrics(Evidence.WARM_UP, instance, databaseFallbacks, takeovers);
+    }
+
+    private HistoryFixtures metrics(String process, String instance, long databaseFallbacks, long takeovers) {
+        Call read = call(process, "metrics", null, null, null, null, null, null, null);
         read.invoke = read.invoke.withInstance(instance);
         return read.numbers(Map.of(Op.Final.DATABASE_FALLBACKS, databaseFallbacks, Op.Final.TAKEOVERS, takeovers));
     }

@@ -104,6 +104,37 @@ class LivenessTest {
     @Test
     void rejectsFaultFreeRunWithoutMetrics() {
         rejects(liveness(history().sku("SKU-1", 10).load("c0", "SKU-1", 0, 1_000, 100, "ok"), false), 1,
-                "no final metrics were recorded");
+                "no faults planned, but no metrics were recorded");
+    }
+
+    @Test
+    void acceptsFaultFreeStretchBeforeTheFirstFaultThatStayedOnTheHotStore() {
+        RuleResult result = liveness(history().sku("SKU-1", 10).load("c0", "SKU-1", 0, 5_000, 100, "ok")
+                .at(5_000).warmUpMetrics("a", 0, 0)
+                .fault("kill-redis").load("c0", "SKU-1", 5_000, 40_000, 200, "ok")
+                .at(10_000).heal("kill-redis"), true);
+        accepts(result);
+        assertThat(result.summary()).contains("before the first fault: 51/51 answers definite (100.0%), "
+                + "0 database fallbacks, 0 takeovers");
+    }
+
+    @Test
+    void rejectsTakeoverInTheFaultFreeStretchBeforeTheFirstFault() {
+        rejects(liveness(history().sku("SKU-1", 10).load("c0", "SKU-1", 0, 5_000, 100, "ok")
+                .at(5_000).warmUpMetrics("a", 3, 1)
+                .fault("kill-redis").load("c0", "SKU-1", 5_000, 40_000, 200, "ok")
+                .at(10_000).heal("kill-redis"), true), 1,
+                "before the first fault, yet 3 database fallbacks, 1 takeovers");
+    }
+
+    @Test
+    void rejectsUnavailableAnswersInTheFaultFreeStretchEvenIfTheFaultsLaterRecover() {
+        // half the answers before any fault were 503: the liveness of the start counts too
+        rejects(liveness(history().sku("SKU-1", 10)
+                .load("c0", "SKU-1", 0, 2_500, 100, "ok").load("c0", "SKU-1", 2_500, 5_000, 100, "unavailable")
+                .at(5_000).warmUpMetrics("a", 0, 0)
+                .fault("kill-redis").load("c0", "SKU-1", 5_000, 40_000, 200, "ok")
+                .at(10_000).heal("kill-redis"), true), 1,
+                "before the first fault: 26/51 answers definite (51.0%), below 99.0%");
     }
 }
