@@ -14,9 +14,11 @@
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
---   CANCEL   3 lifetime (s) -> TOMBSTONE | GO <lines> | DONE <state>
---   CONFIRM  -> GO <lines> | DONE | EXPIRED | CANCELLED | BUSY | NONE
---   EXPIRE   -> GO <lines> | SKIP <state>
+--   CANCEL   3 lifetime (s) -> TOMBSTONE | GO <lines> <lines with buckets> | DONE <state> <lines with buckets>
+--   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
+--   EXPIRE   -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets>
+--            (the lines with buckets carry the epoch each line was recorded under: the caller checks
+--            them against the epochs that own the SKUs now before it trusts the record)
 --   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
 --   GET      -> FOUND st fp ln c e t lb | NONE
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
@@ -85,28 +87,28 @@ if op == 'CANCEL' then
     redis.call('EXPIRE', key, tonumber(ARGV[3]))
     return {'TOMBSTONE'}
   end
-  if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st} end
+  if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st, o[8] or ''} end
   set('CANCELLING')
-  return {'GO', o[3]}
+  return {'GO', o[3], o[8] or ''}
 end
 
 if op == 'CONFIRM' then
   if not st then return {'NONE'} end
-  if st == 'CONFIRMED' then return {'DONE'} end
+  if st == 'CONFIRMED' then return {'DONE', o[8] or ''} end
   if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
   if st == 'OPENING' then return {'BUSY'} end
   if st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5]) then return {'EXPIRED'} end
   set('CONFIRMING')
-  return {'GO', o[3]}
+  return {'GO', o[3], o[8] or ''}
 end
 
 if op == 'EXPIRE' then
   if st == 'EXPIRING' or (st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5])) then
     set('EXPIRING')
-    return {'GO', o[3]}
+    return {'GO', o[3], o[8] or ''}
   end
-  return {'SKIP', st or 'NONE'}
+  return {'SKIP', st or 'NONE', o[8] or ''}
 end
 
 if op == 'FINISH' then

@@ -6,6 +6,7 @@ import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
 import io.stockguard.platform.TraceId;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
@@ -41,13 +42,14 @@ final class AppliedRows {
     }
 
     /** Locks these SKUs' rows until the transaction ends; returns the hot store's ownership of each. */
-    Map<SkuId, ApplyPlan.HotOwner> lockSkus(Collection<SkuId> skus) {
-        Map<SkuId, ApplyPlan.HotOwner> owners = new HashMap<>();
+    Map<SkuId, Ownership> lockSkus(Collection<SkuId> skus) {
+        Map<SkuId, Ownership> owners = new HashMap<>();
         if (!skus.isEmpty()) {
             named.query(sql.get("hotOwners"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
                     (ResultSet rs) -> {
                         owners.put(SkuId.of(rs.getString("sku_id")),
-                                new ApplyPlan.HotOwner(rs.getLong("hot_epoch"), rs.getBoolean("hot_valid")));
+                                Ownership.of(rs.getString("owner"), rs.getLong("hot_epoch"),
+                                        Timestamps.fromDatabase(rs, "owner_since", dialect)));
                     });
         }
         return owners;

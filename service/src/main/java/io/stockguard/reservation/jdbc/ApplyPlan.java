@@ -3,6 +3,7 @@ package io.stockguard.reservation.jdbc;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
@@ -42,13 +43,6 @@ final class ApplyPlan {
         }
     }
 
-    /**
-     * Which hot store may sell a SKU: the one loaded under {@code epoch}, and only while
-     * {@code valid} (the database path has not taken the SKU over since).
-     */
-    record HotOwner(long epoch, boolean valid) {
-    }
-
     /** Something the database refused, for the anomaly log. */
     record Anomaly(Instant at, String kind, SkuId skuId, Integer bucket, String eventId, String detail) {
     }
@@ -68,7 +62,13 @@ final class ApplyPlan {
     private final Set<String> appliedOrderOps;
     private final Map<Stamp, String> stampOwners;
     private final Map<SkuId, BucketSet> sets;
-    private final Map<SkuId, HotOwner> owners;
+    private final Map<SkuId, Ownership> owners;
+    private final boolean journalBehind;
+    /**
+     * Orders this plan refuses whole, each with the refusal an earlier pass gave one of its changes:
+     * the synchronous journal applies an order's changes all or none.
+     */
+    private final Map<OrderId, EventOutcome.Rejected> refusedOrders;
 
     private final Set<String> seen = new HashSet<>();
     private final Set<String> refusedTransfers = new HashSet<>();
@@ -85,7 +85,10 @@ final class ApplyPlan {
     ApplyPlan(boolean strict, Map<OrderId, ReservationRows.Header> headers,
             Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder,
             Set<String> known, Set<String> appliedOrderOps, Map<Stamp, String> stampOwners,
-            Map<SkuId, BucketSet> sets, Map<SkuId, HotOwner> owners) {
+            Map<SkuId, BucketSet> sets, Map<SkuId, Ownership> owners, boolean journalBehind,
+            Map<OrderId, EventOutcome.Rejected> refusedOrders) {
+        this.journalBehind = journalBehind;
+        this.refusedOrders = Map.copyOf(refusedOrders);
         this.strict = strict;
         this.headers = new HashMap<>(headers);
         this.lines = new HashMap<>();
@@ -106,9 +109,9 @@ final class ApplyPlan {
     }
 
     /**
-     * Marks the orders of the batch with a reservation the hot store had no right to make: all of
-     * the order's reservations in the batch are then refused together, so that it can be made
-     * again, whole, on the database path.
+     * Marks the orders of the batch with a change the hot store had no right to make: all of the
+     * order's changes in the batch are then refused together, so that it can be made again, whole,
+     * by the SKU's owner.
      */
     void fence(List<StockEvent> events) {
         for (StockEvent event : events) {
@@ -119,16 +122,16 @@ final class ApplyPlan {
     }
 
     /**
-     * A sale (or a transfer, which only serves one) by a hot store that does not own the SKU now.
-     * Settlements are never fenced: they move stock the database holds for the order, and the
-     * order's state decides them whichever path they come from.
+     * A change journaled by a hot store whose epoch does not own the SKU (see
+     * {@link Ownership#acceptsHotChange}): never acknowledged, so refused. A change the database
+     * path made (no epoch) is its own.
      */
     private boolean fenced(StockEvent event) {
-        if (event.epoch() == null || event.op().isSettlement()) {
+        if (event.epoch() == null) {
             return false;
         }
-        HotOwner owner = owners.get(event.skuId());
-        return owner != null && (!owner.valid() || owner.epoch() != event.epoch());
+        Ownership owner = owners.get(event.skuId());
+        return owner != null && !owner.acceptsHotChange(event.epoch(), journalBehind);
     }
 
     /** Decides an event handed in now. */
@@ -136,21 +139,18 @@ final class ApplyPlan {
         if (known.contains(event.eventId()) || !seen.add(event.eventId())) {
             return EventOutcome.Settled.DUPLICATE;
         }
-        if (fenced(event)) {
-            HotOwner owner = owners.get(event.skuId());
-            return reject(EventOutcome.Reason.FENCED, event, "the hot store of epoch " + event.epoch()
-                    + " does not own the SKU (the database's epoch is " + owner.epoch()
-                    + (owner.valid() ? "" : "; the database path took it over") + ")", true);
+        if (event.orderId() != null && refusedOrders.containsKey(event.orderId())) {
+            return refusedOrders.get(event.orderId());
         }
-        if (event.orderId() != null && fencedOrders.contains(event.orderId()) && !event.op().isSettlement()) {
+        if (fenced(event)) {
+            return reject(EventOutcome.Reason.FENCED, event, "the hot store of epoch " + event.epoch()
+                    + " does not own the SKU (it is " + owners.get(event.skuId()) + ")", true);
+        }
+        if (event.orderId() != null && fencedOrders.contains(event.orderId())) {
             return reject(EventOutcome.Reason.FENCED, event, "another line of its order was fenced", false);
         }
-        if (event.orderId() != null && !appliedOrderOps.add(orderOp(event))) {
-            // The same business operation was applied by another path (the database ledger
-            // during a fallback, say): applying it again would count it twice (I3).
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event,
-                    "this operation of the order was already applied", true);
-        }
+        // The stamp first: a hot store that lost writes reissues their stamps, and a client's retry
+        // of the lost operation must not hide that as a mere repeat (I5).
         if (event.epoch() != null) {
             Stamp stamp = Stamp.of(event);
             String owner = stampOwners.putIfAbsent(stamp, event.eventId());
@@ -158,6 +158,12 @@ final class ApplyPlan {
                 return reject(EventOutcome.Reason.REGRESSION, event, "stamp " + stamp.epoch() + "/" + stamp.sequence()
                         + " already belongs to event " + owner + ": the hot store lost writes", true);
             }
+        }
+        if (event.orderId() != null && !appliedOrderOps.add(orderOp(event))) {
+            // The same business operation was applied by another path (the database ledger
+            // before the hot store owned the SKU, say): applying it again would count it twice (I3).
+            return reject(EventOutcome.Reason.INVALID_TRANSITION, event,
+                    "this operation of the order was already applied", true);
         }
         BucketSet set = sets.get(event.skuId());
         if (set == null) {
@@ -268,12 +274,32 @@ final class ApplyPlan {
             }
             return EventOutcome.Settled.DEFERRED;
         }
+        ReservationRows.Header header = headers.get(order);
+        ReservationState.Settlement settlement = settlement(event.op());
+        if (header != null && header.state().after(settlement).isEmpty() && header.state() != settlement.target()) {
+            if (retry) {
+                return EventOutcome.Settled.DEFERRED;
+            }
+            // The order moved on (expired before this confirm, say): the state machine decides, not
+            // the path the change came by. A later line of the same settlement finds it at the target.
+            return reject(EventOutcome.Reason.INVALID_TRANSITION, event, "order " + order + " is " + header.state()
+                    + ": it cannot be " + settlement.name().toLowerCase(java.util.Locale.ROOT) + "ed", true);
+        }
         if (!set.fits(event)) {
             return notFitting(event, set, retry);
         }
         accept(event, set);
         transition(event);
         return EventOutcome.Settled.APPLIED;
+    }
+
+    private static ReservationState.Settlement settlement(StockOp op) {
+        return switch (op) {
+            case CONFIRM -> ReservationState.Settlement.CONFIRM;
+            case CANCEL -> ReservationState.Settlement.CANCEL;
+            case EXPIRE -> ReservationState.Settlement.EXPIRE;
+            default -> throw new IllegalArgumentException(op + " is not a settlement");
+        };
     }
 
     private EventOutcome change(StockEvent event, BucketSet set, boolean retry) {

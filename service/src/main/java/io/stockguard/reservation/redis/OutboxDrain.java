@@ -2,9 +2,12 @@ package io.stockguard.reservation.redis;
 
 import io.stockguard.stock.SkuId;
 
-/** Applies a SKU's outbox to the database now, whatever the entries' age. */
+/** Journals what requests that died left in a SKU's outbox. */
 interface OutboxDrain {
 
-    /** Returns once the SKU's outbox, as it was when called, is applied and emptied. */
-    void drain(SkuId sku);
+    /**
+     * Journals the SKU's entries older than the sweep's minimum age now, instead of waiting for the
+     * next sweep: entries that old belong to requests that will no longer undo them.
+     */
+    void drainSettled(SkuId sku);
 }

@@ -60,9 +60,10 @@ final class OutboxSweeper extends PeriodicWork implements OutboxDrain {
     }
 
     @Override
-    public void drain(SkuId sku) {
+    public void drainSettled(SkuId sku) {
+        Instant before = clock.instant().minus(settings.minimumAge());
         for (int page = 0; page < DRAIN_PAGES_MAX; page++) {
-            if (settle(sku, Instant.MAX) == 0) {
+            if (settle(sku, before) == 0) {
                 return;
             }
         }

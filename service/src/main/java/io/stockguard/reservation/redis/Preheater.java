@@ -2,7 +2,8 @@ package io.stockguard.reservation.redis;
 
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStore;
-import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,15 +33,20 @@ final class Preheater {
 
     private final HotStockLoader loader;
     private final HotStoreSource database;
+    private final OwnershipStore owners;
+    private final HandOver handOver;
     private final RedisProperties.Preheat settings;
     private final Clock clock;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("stockguard-preheat").factory());
     private volatile HotStore.PreheatStatus status = HotStore.PreheatStatus.idle();
 
-    Preheater(HotStockLoader loader, HotStoreSource database, RedisProperties.Preheat settings, Clock clock) {
+    Preheater(HotStockLoader loader, HotStoreSource database, OwnershipStore owners, HandOver handOver,
+            RedisProperties.Preheat settings, Clock clock) {
         this.loader = loader;
         this.database = database;
+        this.owners = owners;
+        this.handOver = handOver;
         this.settings = settings;
         this.clock = clock;
     }
@@ -99,51 +105,50 @@ final class Preheater {
         }
     }
 
-    /** One pipelined batch: every SKU's load is sent before any reply is awaited. */
+    /**
+     * One batch: the SKUs the database owns become the hot store's (one transaction), then every
+     * load is sent before any reply is awaited. SKUs the hot store owns already are left as they are.
+     * A load Redis did not take gives its SKU back to the database (nothing was sold at that epoch);
+     * one whose outcome is unknown is taken over, as any failed load.
+     */
     private void loadBatch(List<SkuId> page) {
-        List<HotStoreSource.SkuSource> skus = new ArrayList<>();
-        List<CompletableFuture<HotStockLoader.Load>> sent = new ArrayList<>();
-        for (SkuId sku : page) {
-            Optional<HotStoreSource.SkuSource> source = database.read(sku, true);
-            if (source.isPresent()) {
-                skus.add(source.get());
-                sent.add(loader.preheat(source.get()));
+        List<OwnershipStore.LoadStart> starts = owners.beginLoads(page);
+        List<OwnershipStore.HotSource> sources = new ArrayList<>();
+        List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
+        long present = 0;
+        for (OwnershipStore.LoadStart start : starts) {
+            if (start.source().isPresent()) {
+                sources.add(start.source().get());
+                sent.add(loader.send(start.source().get()));
+            } else {
+                present++;
             }
-        }
-        try {
-            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
-        } catch (RuntimeException e) {
-            // Some loads failed: those (and only those) give back the epochs they drew.
-            for (int i = 0; i < sent.size(); i++) {
-                if (sent.get(i).isCompletedExceptionally()) {
-                    loader.giveBack(skus.get(i), -1);
-                }
-            }
-            throw e;
         }
         long loaded = 0;
-        long present = 0;
         long failed = 0;
+        RuntimeException failure = null;
         for (int i = 0; i < sent.size(); i++) {
-            HotStockLoader.Load result = sent.get(i).join();
-            switch (result.loaded()) {
-                case LOADED -> {
+            OwnershipStore.HotSource source = sources.get(i);
+            try {
+                if (sent.get(i).join() == HotStockLoader.Loaded.LOADED) {
+                    loader.restoreOpenLines(source.skuId(), source.epoch());
                     loaded++;
-                    loader.restoreOpenLines(skus.get(i).skuId());
-                }
-                case PRESENT, STALE -> {
-                    present++;
-                    loader.giveBack(skus.get(i), result.hotEpoch());
-                }
-                default -> {
+                } else {
                     failed++;
-                    loader.giveBack(skus.get(i), result.hotEpoch());
+                    handOver.takeOver(source.skuId(), "preheat found the hot store ahead of the database");
                 }
+            } catch (RuntimeException e) {
+                failed++;
+                failure = e;
+                handOver.takeOver(source.skuId(), "its preheat load failed in Redis");
             }
         }
         HotStore.PreheatStatus s = status;
         status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
                 s.present() + present, s.failed() + failed, s.retries(), s.startedAt(), null, s.lastError());
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private void finish(String state, String error) {

@@ -39,6 +39,8 @@ import java.util.function.Supplier;
  */
 final class RedisGateway implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisGateway.class);
+
     /** Redis could not be used: down, too slow, or the breaker is open. Nothing is known to be applied. */
     static final class HotStoreUnavailable extends RuntimeException {
         HotStoreUnavailable(String message, Throwable cause) {
@@ -101,6 +103,11 @@ final class RedisGateway implements AutoCloseable {
             }
             return commands;
         }
+    }
+
+    /** Redis is worth trying: the breaker is closed, or half-open and probing. */
+    boolean usable() {
+        return breaker.getState() != CircuitBreaker.State.OPEN && breaker.getState() != CircuitBreaker.State.FORCED_OPEN;
     }
 
     boolean isCluster() {
@@ -170,6 +177,20 @@ final class RedisGateway implements AutoCloseable {
         });
     }
 
+    /** Writes each value, replacing any, pipelined; for bulk restores, the caller bounds the batch. */
+    void setAll(java.util.Map<String, String> values, Duration lifetime) {
+        call(() -> {
+            List<CompletableFuture<String>> sent = new ArrayList<>(values.size());
+            values.forEach((key, value) -> sent.add(commands().setex(key, lifetime.toSeconds(), value)
+                    .toCompletableFuture()));
+            return await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        });
+    }
+
+    void delete(String key) {
+        call(() -> await(commands().del(key).toCompletableFuture()));
+    }
+
     /** Which of the keys exist, pipelined; in the keys' order. */
     List<Boolean> exist(List<String> keys) {
         return call(() -> {
@@ -209,6 +230,24 @@ final class RedisGateway implements AutoCloseable {
             return replicas;
         }
         return call(() -> await(commands().waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
+    }
+
+    /**
+     * Whether the connection's writes so far reached {@code replicas} replicas within the timeout
+     * (true when none are asked for). Checked before a change is journaled: a failover to a
+     * replica that lacks a change would hand its sequence number out again.
+     */
+    boolean replicated(int replicas, Duration waitTimeout) {
+        if (replicas == 0) {
+            return true;
+        }
+        long reached = waitForReplicas(replicas, waitTimeout);
+        if (reached < replicas) {
+            log.warn("a change reached {} of {} Redis replicas within {}; it is not acknowledged", reached, replicas,
+                    waitTimeout);
+            return false;
+        }
+        return true;
     }
 
     private <T> T call(Supplier<T> work) {

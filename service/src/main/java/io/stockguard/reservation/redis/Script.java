@@ -13,7 +13,7 @@ enum Script {
     RESERVE("reserve.lua"),
     CONFIRM("confirm.lua"),
     RELEASE("release.lua"),
-    RESTOCK("restock.lua"),
+    STOCK("stock.lua"),
     TRANSFER("transfer.lua"),
     SNAPSHOT("snapshot.lua"),
     LOAD("load.lua"),

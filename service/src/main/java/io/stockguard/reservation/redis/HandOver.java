@@ -1,0 +1,160 @@
+package io.stockguard.reservation.redis;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.PeriodicWork;
+import io.stockguard.reservation.Ownership;
+import io.stockguard.reservation.OwnershipStore;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Makes the ownership transitions that involve the hot store (see {@link Ownership}): loading a
+ * SKU the database sells into the hot store, taking a SKU from a hot store that failed, lost it or
+ * was found wrong, and finishing the drain that lets the database sell it. Each transition is
+ * decided by {@link Ownership} and stored by {@link OwnershipStore}; this class does the Redis and
+ * journal side of it, and a worker finishes drains on its own so that no SKU waits for a request.
+ */
+final class HandOver extends PeriodicWork {
+
+    private static final Logger log = LoggerFactory.getLogger(HandOver.class);
+    private static final Duration WORK_INTERVAL = Duration.ofMillis(250);
+    /** Drains finished per run of the worker; more wait for the next. */
+    private static final int DRAINS_PER_RUN_MAX = 200;
+    /** How long the worker waits for one SKU's journal before it moves on to the next (it comes back). */
+    private static final Duration WORKER_JOURNAL_WAIT = Duration.ofMillis(50);
+
+    private final OwnershipStore store;
+    private final OwnershipView view;
+    private final HotStockLoader loader;
+    private final JournalProgress journal;
+    private final Duration delay;
+    private final Duration journalWaitMax;
+    private final Clock clock;
+    private final Counter takeovers;
+    private final Counter loads;
+
+    /**
+     * @param delay how long after a take-over an instance may still sell from the hot store on what
+     *     it last knew: zero with the synchronous journal (the database refuses such a sale itself)
+     */
+    HandOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress journal, Duration delay,
+            Duration journalWaitMax, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
+        super(scheduler, WORK_INTERVAL);
+        this.store = store;
+        this.view = view;
+        this.loader = loader;
+        this.journal = journal;
+        this.delay = delay;
+        this.journalWaitMax = journalWaitMax;
+        this.clock = clock;
+        this.takeovers = Counter.builder("stockguard.hot.takeovers")
+                .description("SKUs this instance took from the hot store (HOT to DRAINING)").register(meters);
+        this.loads = Counter.builder("stockguard.hot.loads")
+                .description("SKUs this instance loaded into the hot store (DATABASE to HOT)").register(meters);
+    }
+
+    /**
+     * Loads the SKU into the hot store if the database sells it now, and returns its ownership
+     * after. A load whose outcome Redis left unknown is followed by a take-over: the hot store may
+     * hold it, so it must be stopped before the database sells again.
+     */
+    Optional<Ownership> ensureHot(SkuId sku) {
+        Optional<Ownership> known = view.get(sku);
+        if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
+            return known;
+        }
+        Optional<OwnershipStore.LoadStart> start = store.beginLoad(sku);
+        if (start.isEmpty() || start.get().source().isEmpty()) {
+            return view.reread(sku);
+        }
+        OwnershipStore.HotSource source = start.get().source().get();
+        HotStockLoader.Loaded loaded;
+        try {
+            loaded = loader.load(source);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            log.warn("loading SKU {} under epoch {} failed in Redis ({}); taking it back", sku, source.epoch(),
+                    e.getMessage());
+            takeOver(sku, "its load failed half-way");
+            throw e;
+        }
+        if (loaded == HotStockLoader.Loaded.STALE) {
+            // Redis holds this epoch or a newer one: the database's record is behind the hot store,
+            // which only a restore of the database from an old backup can do. Nobody sells it.
+            log.error("SKU {}: the hot store already has epoch {} or newer; it is not loaded (restored database?)",
+                    sku, source.epoch());
+            takeOver(sku, "the hot store is ahead of the database");
+            return view.reread(sku);
+        }
+        loads.increment();
+        log.info("SKU {} loaded into the hot store under epoch {}", sku, source.epoch());
+        return view.reread(sku);
+    }
+
+    /**
+     * Takes the SKU from the hot store (HOT to DRAINING); with the synchronous journal the drain
+     * is finished at once. Returns the ownership after.
+     */
+    Optional<Ownership> takeOver(SkuId sku, String why) {
+        Ownership.Step step = store.takeOver(sku, clock.instant());
+        if (step instanceof Ownership.Moved moved) {
+            takeovers.increment();
+            log.warn("SKU {} taken from the hot store of epoch {}: {}", sku, moved.from().epoch(), why);
+        }
+        if (delay.isZero()) {
+            return finish(sku, journalWaitMax);
+        }
+        return view.reread(sku);
+    }
+
+    /** Finishes the SKU's drain if it may be finished now; returns the ownership after. */
+    Optional<Ownership> finish(SkuId sku) {
+        return finish(sku, journalWaitMax);
+    }
+
+    private Optional<Ownership> finish(SkuId sku, Duration journalWait) {
+        Ownership.Step step = store.finishDrain(sku, clock.instant(), delay, () -> journal.awaitApplied(sku,
+                journalWait));
+        if (step instanceof Ownership.Moved moved) {
+            log.info("SKU {}: the hot store of epoch {} is drained; the database sells it", sku, moved.to().epoch());
+        }
+        return view.reread(sku);
+    }
+
+    /**
+     * Waits (bounded) until the SKU can be loaded: its drain finished. For an operator's rebuild,
+     * which would rather wait seconds than answer "try again".
+     */
+    Optional<Ownership> awaitDrained(SkuId sku, Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        Optional<Ownership> now = finish(sku);
+        while (now.isPresent() && now.get() instanceof Ownership.Draining && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(WORK_INTERVAL.toNanos());
+            now = finish(sku);
+        }
+        return now;
+    }
+
+    /** The longest a take-over keeps a SKU from being sold with a healthy journal. */
+    Duration handOverTime() {
+        return delay.plus(journalWaitMax);
+    }
+
+    @Override
+    protected void runOnce() {
+        for (SkuId sku : view.inState(Ownership.Draining.class, DRAINS_PER_RUN_MAX)) {
+            try {
+                finish(sku, WORKER_JOURNAL_WAIT);
+            } catch (RuntimeException e) {
+                log.warn("finishing the drain of SKU {} failed; retrying in {}", sku, WORK_INTERVAL, e);
+            }
+        }
+    }
+}
