@@ -90,7 +90,7 @@ for i = 0, n - 1 do
     nextId = nextId + 1
     local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', i, 'op', op, 'o', '',
       'rq', requestId, 'q', int(math.abs(da)), 'da', int(da), 'dr', 0, 'ds', 0, 'ep', epoch, 'sq', seq, 'tr', trace,
-      'ac', actor, 'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
+      'ac', actor, 'at', now, 'fp', fingerprint, 'ex', '0', 'ha', after, 'hj', journaled)
     for _, v in ipairs({entry, id, i, op, da, 0, 0, seq, after, journaled}) do result[#result + 1] = v end
   end
 end

@@ -31,6 +31,9 @@ public interface HotStoreSource {
     /** Records an early cancel's tombstone in the database too, so every path refuses a late reserve (I7). */
     void tombstone(OrderId order, String traceId, Instant now);
 
+    /** The fingerprint a restock or adjustment request id was applied with, if it was. */
+    Optional<String> stockRequestFingerprint(String requestId);
+
     /** Sets the SKU's safety stock (the probe's low-stock watch); not a stock change. */
     void setSafetyStock(SkuId sku, long safetyStock, Instant now);
 

@@ -35,8 +35,11 @@ public interface OwnershipStore {
      */
     void abandonLoad(SkuId sku, long epoch);
 
-    /** HOT(e) becomes DRAINING(e, now); any other state is left as it is. */
-    Ownership.Step takeOver(SkuId sku, Instant now);
+    /**
+     * HOT(epoch) becomes DRAINING(epoch, now); any other state (another epoch's HOT among them: a
+     * caller that saw an older owner must not stop a newer one) is left as it is.
+     */
+    Ownership.Step takeOver(SkuId sku, long epoch, Instant now);
 
     /**
      * DRAINING(e) becomes DATABASE(e) if {@code handOverDelay} has passed and {@code journalApplied}

@@ -214,6 +214,24 @@ final class AppliedRows {
                 (ps, id) -> ps.setString(1, id));
     }
 
+    /**
+     * Records the request ids of the hot store's restocks and adjustments as applied, as the
+     * database path records its own: a retry after the hot store lost its record is a replay.
+     */
+    void insertStockRequests(List<StockEvent> applied) {
+        Map<String, StockEvent> requests = new LinkedHashMap<>();
+        for (StockEvent event : applied) {
+            if ((event.op() == StockOp.RESTOCK || event.op() == StockOp.ADJUST) && event.requestId() != null
+                    && event.fingerprint() != null) {
+                requests.putIfAbsent(event.requestId(), event);
+            }
+        }
+        for (StockEvent event : requests.values()) {
+            jdbc.update(sql.get("insertStockRequest"), event.requestId(), event.skuId().value(), event.op().name(),
+                    event.fingerprint(), Timestamps.parameter(event.occurredAt(), dialect));
+        }
+    }
+
     void insertAnomalies(List<ApplyPlan.Anomaly> anomalies) {
         jdbc.batchUpdate(sql.get("insertAnomaly"), anomalies, Math.max(1, anomalies.size()), (ps, a) -> {
             ps.setObject(1, Timestamps.toDatabase(a.at(), dialect));

@@ -50,6 +50,12 @@ final class JdbcHotStoreSource implements HotStoreSource {
     }
 
     @Override
+    public Optional<String> stockRequestFingerprint(String requestId) {
+        return jdbc.query(sql.get("stockRequest"), (rs, i) -> rs.getString("fingerprint"), requestId).stream()
+                .findFirst();
+    }
+
+    @Override
     public void setSafetyStock(SkuId sku, long safetyStock, Instant now) {
         skus.setSafetyStock(sku, safetyStock, now);
     }

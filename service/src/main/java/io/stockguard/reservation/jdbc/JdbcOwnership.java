@@ -85,9 +85,12 @@ final class JdbcOwnership implements OwnershipStore {
     }
 
     @Override
-    public Ownership.Step takeOver(SkuId sku, Instant now) {
+    public Ownership.Step takeOver(SkuId sku, long epoch, Instant now) {
         return transactions.execute(status -> {
             Ownership found = read("lockOwnership", sku).orElseThrow(() -> unknown(sku));
+            if (found instanceof Ownership.Hot hot && hot.epoch() != epoch) {
+                return new Ownership.Unchanged(found);
+            }
             Ownership.Step step = found.takeOver(now);
             if (step instanceof Ownership.Moved moved) {
                 write(sku, moved.to(), nextSeq());

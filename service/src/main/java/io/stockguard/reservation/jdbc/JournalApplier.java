@@ -165,6 +165,7 @@ final class JournalApplier implements EventApplier {
         rows.insertPending(plan.newWaits());
         rows.deletePending(plan.released());
         journal.append(plan.applied());
+        rows.insertStockRequests(plan.applied());
         rows.insertAnomalies(plan.anomalies());
     }
 }

@@ -82,7 +82,7 @@ final class HandOver extends PeriodicWork {
         } catch (RedisGateway.HotStoreUnavailable e) {
             log.warn("loading SKU {} under epoch {} failed in Redis ({}); taking it back", sku, source.epoch(),
                     e.getMessage());
-            takeOver(sku, "its load failed half-way");
+            takeOver(sku, source.epoch(), "its load failed half-way");
             throw e;
         }
         if (loaded == HotStockLoader.Loaded.STALE) {
@@ -90,7 +90,7 @@ final class HandOver extends PeriodicWork {
             // which only a restore of the database from an old backup can do. Nobody sells it.
             log.error("SKU {}: the hot store already has epoch {} or newer; it is not loaded (restored database?)",
                     sku, source.epoch());
-            takeOver(sku, "the hot store is ahead of the database");
+            takeOver(sku, source.epoch(), "the hot store is ahead of the database");
             return view.reread(sku);
         }
         loads.increment();
@@ -98,12 +98,18 @@ final class HandOver extends PeriodicWork {
         return view.reread(sku);
     }
 
+    /** Takes the SKU from whichever hot store owns it now; see {@link #takeOver(SkuId, long, String)}. */
+    Optional<Ownership> takeOverCurrent(SkuId sku, String why) {
+        Optional<Ownership> now = view.reread(sku);
+        return now.isPresent() && now.get() instanceof Ownership.Hot hot ? takeOver(sku, hot.epoch(), why) : now;
+    }
+
     /**
-     * Takes the SKU from the hot store (HOT to DRAINING); with the synchronous journal the drain
-     * is finished at once. Returns the ownership after.
+     * Takes the SKU from the hot store of {@code epoch} (HOT to DRAINING), if that one still owns it;
+     * with the synchronous journal the drain is finished at once. Returns the ownership after.
      */
-    Optional<Ownership> takeOver(SkuId sku, String why) {
-        Ownership.Step step = store.takeOver(sku, clock.instant());
+    Optional<Ownership> takeOver(SkuId sku, long epoch, String why) {
+        Ownership.Step step = store.takeOver(sku, epoch, clock.instant());
         if (step instanceof Ownership.Moved moved) {
             takeovers.increment();
             log.warn("SKU {} taken from the hot store of epoch {}: {}", sku, moved.from().epoch(), why);

@@ -32,9 +32,30 @@ final class HotLines {
         this.properties = properties;
     }
 
-    /** A line record as the scripts write it: {@code state|bucket|qty|epoch}. */
+    /**
+     * A line record as the scripts write it: {@code state|bucket|qty|epoch|entries}; written from the
+     * database's copy it has no pending entries (the database has the change).
+     */
     static String record(String state, int bucket, long qty, long epoch) {
-        return state + "|" + bucket + "|" + qty + "|" + epoch;
+        return state + "|" + bucket + "|" + qty + "|" + epoch + "|";
+    }
+
+    /**
+     * The change an earlier attempt made to a line that is still in the outbox: its entries (of
+     * those the line's record names) not yet removed, i.e. perhaps never journaled. A retry journals
+     * them again before it answers (the journal takes each event id once).
+     */
+    Change pending(SkuId sku, int bucket, String entries) {
+        if (entries == null || entries.isEmpty()) {
+            return new Change(sku, bucket, List.of(), List.of());
+        }
+        List<String> ids = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        for (var message : redis.outboxEntries(Keys.outbox(sku), List.of(entries.split(",")))) {
+            ids.add(message.getId());
+            events.add(OutboxEvents.toEvent(message.getBody()));
+        }
+        return new Change(sku, bucket, ids, events);
     }
 
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
@@ -129,7 +150,7 @@ final class HotLines {
     }
 
     /** The change an OK reply of stock.lua describes (one event per bucket it changed). */
-    Change stocked(Reply reply, SkuId sku, String requestId, Instant now, Caller caller) {
+    Change stocked(Reply reply, SkuId sku, String requestId, String fingerprint, Instant now, Caller caller) {
         long epoch = reply.number(1);
         List<String> entries = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
@@ -138,8 +159,8 @@ final class HotLines {
             entries.add(reply.string(i));
             events.add(new StockEvent(reply.string(i + 1), sku, (int) reply.number(i + 2),
                     StockOp.valueOf(reply.string(i + 3)), null, requestId, Math.abs(da), da, 0, 0, caller.traceId(),
-                    caller.actor().toString(), now, epoch, reply.number(i + 7), null, null, reply.number(i + 8),
-                    reply.number(i + 9)));
+                    caller.actor().toString(), now, epoch, reply.number(i + 7),
+                    requestId == null ? null : fingerprint, null, reply.number(i + 8), reply.number(i + 9)));
         }
         return new Change(sku, -1, entries, events);
     }

@@ -50,18 +50,16 @@ final class HotReservations {
     private final HotLines lines;
     private final HotStockLoader loader;
     private final DurableJournal journal;
-    private final OutboxDrain drain;
     private final HotStoreSource database;
     private final RedisGateway redis;
     private final RedisProperties properties;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            OutboxDrain drain, HotStoreSource database, RedisGateway redis, RedisProperties properties) {
+            HotStoreSource database, RedisGateway redis, RedisProperties properties) {
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
         this.journal = journal;
-        this.drain = drain;
         this.database = database;
         this.redis = redis;
         this.properties = properties;
@@ -94,11 +92,10 @@ final class HotReservations {
             default -> throw opened.unexpected("order.lua OPEN");
         }
         List<HotLines.Change> held = new ArrayList<>();
-        List<SkuId> resumed = new ArrayList<>();
         for (StockLine line : command.linesInLockOrder()) {
             Refusal refusal;
             try {
-                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed);
+                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held);
             } catch (StaleOwner stale) {
                 abandon(order, held, command.caller(), now, epochs, started);
                 throw stale;
@@ -108,9 +105,6 @@ final class HotReservations {
                         : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
-        // A resumed line was reserved by an attempt that died: its changes are journaled now if
-        // the sweeper has not done it (they are older than the sweep's minimum age by then).
-        resumed.forEach(drain::drainSettled);
         return journalAndClose(command, held, now, holdEnds, epochs, started);
     }
 
@@ -144,7 +138,7 @@ final class HotReservations {
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
     private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
-            List<HotLines.Change> held, List<SkuId> resumed) {
+            List<HotLines.Change> held) {
         OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
@@ -160,13 +154,13 @@ final class HotReservations {
                     return null;
                 }
                 case "ALREADY" -> {
-                    // An attempt of this order that died reserved the line under this epoch.
-                    held.add(new HotLines.Change(line.skuId(), (int) reply.number(1), List.of(), List.of()));
-                    resumed.add(line.skuId());
+                    // An attempt of this order that died reserved the line under this epoch; what of
+                    // it is still in the outbox (perhaps never journaled) is journaled with the rest.
+                    held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
-                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), reply.status().equals("STALE")
+                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), epoch, reply.status().equals("STALE")
                         ? "the hot store has epoch " + reply.number(1) + ", not " + epoch : "the hot store lost it");
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
@@ -249,8 +243,10 @@ final class HotReservations {
         log.warn("the database refused the reservation of order {} on {}: {} {}", order, sku, refused.reason(),
                 refused.detail());
         return switch (refused.reason()) {
-            case FENCED -> throw new StaleOwner(sku, "the database no longer takes its changes: " + refused.detail());
-            case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, "its copy is wrong: " + refused.detail());
+            case FENCED -> throw new StaleOwner(sku, epochs.get(sku), "the database no longer takes its changes: "
+                    + refused.detail());
+            case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, epochs.get(sku), "its copy is wrong: "
+                    + refused.detail());
             case SKU_FROZEN -> new Refusal.SkuFrozen(sku);
             case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
             case UNKNOWN_SKU -> new Refusal.UnknownSku(sku);

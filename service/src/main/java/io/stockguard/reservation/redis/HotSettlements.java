@@ -70,7 +70,10 @@ final class HotSettlements {
                     epoch));
             if (reply.is("OK")) {
                 changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
-            } else if (!reply.is("ALREADY")) {
+            } else if (reply.is("ALREADY")) {
+                // An earlier attempt confirmed the line: its change is journaled now if it still waits.
+                changes.add(lines.pending(line.skuId(), -1, reply.string(1)));
+            } else {
                 return disagreement(order, "CONFIRM", line.skuId(), reply, changes, epochs);
             }
         }
@@ -150,7 +153,7 @@ final class HotSettlements {
         for (int attempt = 1; ; attempt++) {
             Reply reply = step.get();
             if (reply.is("NOT_LOADED") || reply.is("STALE")) {
-                throw new StaleOwner(sku, reply.is("STALE") ? "the hot store has epoch " + reply.number(1)
+                throw new StaleOwner(sku, epoch, reply.is("STALE") ? "the hot store has epoch " + reply.number(1)
                         + ", not " + epoch : "the hot store lost it");
             }
             if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
@@ -170,8 +173,9 @@ final class HotSettlements {
                     epoch, List.of()));
             if (reply.is("OK")) {
                 changes.add(lines.released(reply, order, line.skuId(), op, now, caller));
-            } else if (!(reply.is("ALREADY") && reply.string(1).equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED"))
-                    && !reply.is("TOMBSTONE")) {
+            } else if (reply.is("ALREADY") && reply.string(1).equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED")) {
+                changes.add(lines.pending(line.skuId(), -1, reply.string(2)));
+            } else if (!reply.is("TOMBSTONE")) {
                 return disagreement(order, how, line.skuId(), reply, changes, epochs);
             }
         }
@@ -228,7 +232,8 @@ final class HotSettlements {
         for (int i = 0; i < events.size(); i++) {
             if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
                 log.warn("the database refused {} of order {}: {}", events.get(i).op(), order, rejected.detail());
-                throw new StaleOwner(events.get(i).skuId(), "the database refused its " + events.get(i).op() + ": "
+                throw new StaleOwner(events.get(i).skuId(), events.get(i).epoch(), "the database refused its "
+                        + events.get(i).op() + ": "
                         + rejected.detail());
             }
         }

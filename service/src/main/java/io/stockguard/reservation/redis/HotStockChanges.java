@@ -65,6 +65,15 @@ final class HotStockChanges {
         }
         Change change = change(command);
         SkuStockView before = view.apply(sku);
+        if (change.requestId() != null) {
+            // The database has every request the hot store ever journaled, also those an older
+            // epoch (or a hot store that lost them) made: a retry of one of them is a replay.
+            var known = database.stockRequestFingerprint(change.requestId());
+            if (known.isPresent()) {
+                return known.get().equals(change.fingerprint()) ? new StockChangeOutcome.Changed(before, before, true)
+                        : new Refusal.IdempotencyConflict("request " + change.requestId());
+            }
+        }
         Reply reply = lines.stock(sku, change.op(), change.set(), change.amount(), change.requestId(),
                 change.fingerprint(), now, command.caller(), epoch, buckets.getAsInt());
         switch (reply.status()) {
@@ -79,17 +88,18 @@ final class HotStockChanges {
                 return new Refusal.Unavailable(false, "the journal of SKU " + sku + " is " + reply.number(1)
                         + " changes behind");
             }
-            case "NOT_LOADED", "STALE" -> throw new StaleOwner(sku, "the hot store is not at epoch " + epoch);
+            case "NOT_LOADED", "STALE" -> throw new StaleOwner(sku, epoch, "the hot store is not at epoch " + epoch);
             default -> throw reply.unexpected("stock.lua");
         }
-        HotLines.Change made = lines.stocked(reply, sku, change.requestId(), now, command.caller());
-        journal(sku, made);
+        HotLines.Change made = lines.stocked(reply, sku, change.requestId(), change.fingerprint(), now,
+                command.caller());
+        journal(sku, epoch, made);
         SkuStockView after = view.apply(sku);
         record(command, change, before, after);
         return new StockChangeOutcome.Changed(before, after, false);
     }
 
-    private void journal(SkuId sku, HotLines.Change made) {
+    private void journal(SkuId sku, long epoch, HotLines.Change made) {
         if (!redis.replicated(waitReplicas, waitTimeout)) {
             throw new RedisGateway.HotStoreUnavailable("the stock change of " + sku + " reached fewer Redis replicas "
                     + "than stockguard.redis.wait-replicas", null);
@@ -102,7 +112,7 @@ final class HotStockChanges {
             throw new RedisGateway.HotStoreUnavailable("the journal did not take the stock change of " + sku, e);
         }
         if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
-            throw new StaleOwner(sku, "the database refused its stock change: " + outcomes);
+            throw new StaleOwner(sku, epoch, "the database refused its stock change: " + outcomes);
         }
         redis.deleteFromOutbox(Keys.outbox(sku), made.entryIds());
     }

@@ -59,7 +59,7 @@ final class HotStoreOperations implements HotStore {
     @Override
     public Rebuilt rebuild(SkuId sku, String reason, Caller caller) {
         Optional<Snapshot> before = snapshot(sku);
-        handOver.takeOver(sku, "rebuild asked by " + caller.actor() + ": " + reason);
+        handOver.takeOverCurrent(sku, "rebuild asked by " + caller.actor() + ": " + reason);
         Optional<Ownership> drained = handOver.awaitDrained(sku, handOver.handOverTime().plusSeconds(2));
         boolean rebuilt = false;
         if (drained.isPresent() && drained.get() instanceof Ownership.Database) {
@@ -78,7 +78,7 @@ final class HotStoreOperations implements HotStore {
 
     @Override
     public void handOver(SkuId sku, String why) {
-        handOver.takeOver(sku, why);
+        handOver.takeOverCurrent(sku, why);
     }
 
     @Override

@@ -135,12 +135,12 @@ final class Preheater {
                     loaded++;
                 } else {
                     failed++;
-                    handOver.takeOver(source.skuId(), "preheat found the hot store ahead of the database");
+                    handOver.takeOver(source.skuId(), source.epoch(), "preheat found the hot store ahead of the database");
                 }
             } catch (RuntimeException e) {
                 failed++;
                 failure = e;
-                handOver.takeOver(source.skuId(), "its preheat load failed in Redis");
+                handOver.takeOver(source.skuId(), source.epoch(), "its preheat load failed in Redis");
             }
         }
         HotStore.PreheatStatus s = status;

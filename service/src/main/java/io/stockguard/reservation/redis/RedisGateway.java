@@ -146,6 +146,18 @@ final class RedisGateway implements AutoCloseable {
         return call(() -> await(commands().xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
     }
 
+    /** The outbox entries with these ids that are still there, pipelined. */
+    List<StreamMessage<String, String>> outboxEntries(String key, List<String> entryIds) {
+        return call(() -> {
+            List<CompletableFuture<List<StreamMessage<String, String>>>> sent = new ArrayList<>();
+            entryIds.forEach(id -> sent.add(commands().xrange(key, Range.create(id, id)).toCompletableFuture()));
+            await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            List<StreamMessage<String, String>> found = new ArrayList<>();
+            sent.forEach(f -> found.addAll(f.join()));
+            return found;
+        });
+    }
+
     long deleteFromOutbox(String key, List<String> entryIds) {
         if (entryIds.isEmpty()) {
             return 0;

@@ -103,7 +103,7 @@ class RedisLedgerConfiguration {
             DatabaseLedger databaseLedger, RedisProperties properties, TierProperties tier, JournalProgress progress,
             AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock) {
         HotLines lines = new HotLines(redis, properties);
-        HotReservations reservations = new HotReservations(orders, lines, loader, journal, sweeper, source, redis,
+        HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
                 properties);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);

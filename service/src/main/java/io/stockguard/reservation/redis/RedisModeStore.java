@@ -47,7 +47,8 @@ final class RedisModeStore implements SkuModeStore {
             Reply reply = new Reply(redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name(),
                     Integer.toString(throttleRatePerSecond), Long.toString(hot.epoch()))));
             if (!reply.is("OK")) {
-                handOver.takeOver(skuId, "its hot store could not take the mode " + mode + " (" + reply.status() + ")");
+                handOver.takeOver(skuId, hot.epoch(), "its hot store could not take the mode " + mode + " ("
+                        + reply.status() + ")");
             }
         } catch (RedisGateway.HotStoreUnavailable e) {
             if (mode == SkuMode.THROTTLED) {
@@ -57,7 +58,7 @@ final class RedisModeStore implements SkuModeStore {
                         + "enforces a throttle: nothing was changed. Freeze the SKU instead, or retry when Redis "
                         + "is back.", Map.of("skuId", skuId.value()));
             }
-            handOver.takeOver(skuId, "Redis could not take the mode " + mode);
+            handOver.takeOver(skuId, hot.epoch(), "Redis could not take the mode " + mode);
         }
         return changed;
     }

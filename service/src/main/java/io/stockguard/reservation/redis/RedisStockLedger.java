@@ -232,7 +232,7 @@ final class RedisStockLedger implements StockLedger {
                 };
             } catch (StaleOwner stale) {
                 log.info("{}: {}; taking it over", operation, stale.getMessage());
-                handOver.takeOver(stale.skuId(), stale.getMessage());
+                handOver.takeOver(stale.skuId(), stale.epoch(), stale.getMessage());
             } catch (OwnershipStore.NotTheOwner moved) {
                 // The database path met a SKU that changed hands since this instance looked.
                 view.reread(moved.skuId());
@@ -282,8 +282,8 @@ final class RedisStockLedger implements StockLedger {
             if (owner.isEmpty()) {
                 continue;
             }
-            if (!redisUp && owner.get() instanceof Ownership.Hot) {
-                owner = handOver.takeOver(sku, "Redis is unavailable");
+            if (!redisUp && owner.get() instanceof Ownership.Hot h) {
+                owner = handOver.takeOver(sku, h.epoch(), "Redis is unavailable");
             }
             if (owner.orElseThrow() instanceof Ownership.Draining) {
                 owner = handOver.finish(sku);

@@ -10,13 +10,20 @@ import io.stockguard.stock.SkuId;
 final class StaleOwner extends RuntimeException {
 
     private final SkuId skuId;
+    private final long epoch;
 
-    StaleOwner(SkuId skuId, String why) {
-        super("SKU " + skuId + ": " + why, null, false, false);
+    /** @param epoch the epoch the request believed owned the SKU: only that owner is taken over */
+    StaleOwner(SkuId skuId, long epoch, String why) {
+        super("SKU " + skuId + " at epoch " + epoch + ": " + why, null, false, false);
         this.skuId = skuId;
+        this.epoch = epoch;
     }
 
     SkuId skuId() {
         return skuId;
+    }
+
+    long epoch() {
+        return epoch;
     }
 }
