@@ -40,12 +40,28 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts an instance on the database with these settings (as RunningService would) and waits until it is healthy. */
     public static ServiceProcess start(TestDatabase database, Map<String, String> settings) {
-        int port = freePort();
         Map<String, String> properties = new HashMap<>();
-        properties.put("server.port", Integer.toString(port));
         properties.put("spring.datasource.url", database.jdbcUrl());
         properties.put("spring.datasource.username", database.username());
         properties.put("spring.datasource.password", database.password());
+        properties.putAll(settings);
+        return launch(properties);
+    }
+
+    /**
+     * Starts an instance of the embedded tier (its own PostgreSQL under {@code dataDirectory}) and
+     * waits until it is healthy.
+     */
+    public static ServiceProcess startEmbedded(Path dataDirectory, Map<String, String> settings) {
+        Map<String, String> properties = new HashMap<>(settings);
+        properties.put("stockguard.data-dir", dataDirectory.toString());
+        return launch(properties);
+    }
+
+    private static ServiceProcess launch(Map<String, String> settings) {
+        int port = freePort();
+        Map<String, String> properties = new HashMap<>();
+        properties.put("server.port", Integer.toString(port));
         properties.put("stockguard.security.api-keys", "order-service:" + RunningService.API_KEY);
         properties.put("stockguard.security.admin-keys", "ops:" + RunningService.ADMIN_KEY);
         properties.putAll(settings);
