@@ -69,7 +69,8 @@ public final class Browser implements AutoCloseable {
             }
         }
         throw new IllegalStateException("the console's browser tests need Chromium and its driver: apt-get install "
-                + "chromium chromium-driver (./stockguard test does when it may), or set " + environment + "; looked for " + String.join(", ", candidates));
+                + "chromium chromium-driver (./stockguard test does when it may), or set " + environment
+                + "; looked for " + String.join(", ", candidates));
     }
 
     public void size(Dimension dimension) {
