@@ -50,6 +50,8 @@ class EmbeddedDatabaseConfiguration {
         if (port > 0) {
             builder.setPort(port);
         }
+        // A service killed with kill -9 leaves its postmaster running on the directory.
+        StalePostmaster.stopIfOrphaned(directory);
         log.info("starting embedded PostgreSQL with its data in {}", directory);
         EmbeddedPostgres postgres = builder.start();
         createDatabaseIfAbsent(postgres);

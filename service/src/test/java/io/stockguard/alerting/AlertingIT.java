@@ -46,6 +46,8 @@ class AlertingIT {
     private static final Set<String> CHAT = Set.of("feishu", "dingtalk", "slack", "hook", "broken", "stuck");
     private static final int SMS_LENGTH_MAX = 80;
     private static final Duration BOUND = Duration.ofSeconds(20);
+    /** How long the channel whose receiver never answers waits for an answer. */
+    private static final Duration STUCK_CHANNEL_TIMEOUT = Duration.ofSeconds(1);
 
     private static WebhookReceiverFixtures receivers;
     private static RunningService service;
@@ -74,7 +76,7 @@ class AlertingIT {
                 {"sms", "SMS", "/sms", "recipients=+8613800000000,+8613900000000", "headers[Authorization]=" + SMS_TOKEN},
                 {"phone", "PHONE", "/phone", "recipients=+8613800000000", "headers[Authorization]=Bearer phone-token-0123"},
                 {"broken", "WEBHOOK", "/failing"},
-                {"stuck", "WEBHOOK", "/hanging", "timeout=1s"},
+                {"stuck", "WEBHOOK", "/hanging", "timeout=" + STUCK_CHANNEL_TIMEOUT.toMillis() + "ms"},
                 {"refusing", "FEISHU", "/refusing", "secret=refusing-secret", "levels=FREEZE"}};
         for (int i = 0; i < channels.length; i++) {
             String prefix = "stockguard.alerting.channels[" + i + "].";
@@ -244,8 +246,6 @@ class AlertingIT {
         assertThat(channels).contains("\"name\":\"feishu\"", "\"type\":\"DINGTALK\"", "127.0.0.1");
     }
 
-    private static final Duration STUCK_CHANNEL_TIMEOUT = Duration.ofSeconds(1);
-
     @Test
     void aHangingChannelDelaysNeitherTheRaiserNorTheOtherChannelsAndOverflowIsDropped() {
         // The stuck channel holds one alert in hand (it never gets an answer) and three in its queue;
@@ -256,10 +256,10 @@ class AlertingIT {
             skus.add(sku);
             long started = System.nanoTime();
             alerts().raise(Alert.of(AlertLevel.FREEZE, "regression", sku, "Hot store lost writes", "", Instant.now()));
-            // Raising must not wait on the stuck channel, which holds each attempt for its 1 s timeout:
-            // a raise that took half of that was waiting for it. (A tighter bound would measure the
-            // machine's load, not the behaviour.)
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(STUCK_CHANNEL_TIMEOUT.dividedBy(2));
+            // A raiser that waited for the stuck channel would wait at least its 1 s timeout; how
+            // much less than that a raise takes depends on how busy the machine is (182 ms was seen).
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("raise while a channel hangs")
+                    .isLessThan(STUCK_CHANNEL_TIMEOUT);
             await().atMost(BOUND).until(() -> !receivers.about("/webhook", sku).isEmpty()
                     && !receivers.about("/phone", sku).isEmpty() && !receivers.about("/feishu", sku).isEmpty()
                     && !receivers.about("/sms", sku).isEmpty());

@@ -1,7 +1,6 @@
 package io.stockguard.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.ConsolePeople;
 import io.stockguard.testing.ConsoleSession.Page;
@@ -10,7 +9,6 @@ import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,8 +49,8 @@ class ConsoleRedisTierIT {
             Page preheat = operator.postForm("/console/preheat",
                     ConsoleSession.fields("_csrf", operator.csrfToken("/console/preheat")));
             assertThat(preheat.status()).isEqualTo(302);
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> operator.get("/console").body().contains("<dd>DONE</dd>"));
+            service.awaitPreheatDone();
+            assertThat(operator.get("/console").body()).contains("<dd>DONE</dd>");
             assertThat(service.admin().send("GET", "/api/v1/admin/audit?action=PREHEAT", null).raw().body())
                     .contains("person:olga");
 

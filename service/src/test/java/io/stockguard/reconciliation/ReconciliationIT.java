@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.stockguard.testing.HotStoreChecks;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LoadDriver;
+import io.stockguard.testing.Progress;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.KafkaCluster;
@@ -47,9 +48,15 @@ class ReconciliationIT {
                         redis.uri(), kafka.bootstrapServers(), settings)) {
             assertThat(service.client().putSku(sku, 1_000_000).status()).isEqualTo(201);
             // The first reservation loads the SKU and meets a broker that may still be electing its
-            // leaders: the 20 s of load start once the path is warm.
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> service.client()
-                    .reserve(Ids.order("warm"), new StockGuardClient.Line(sku, 1)).status() == 201);
+            // leaders: the 20 s of load start once the path is warm. How long that takes depends on
+            // the machine, so the wait lasts while the answers still change (the path moving through
+            // its stages), and gives up only when the same answer has stood for 30 s.
+            Progress.awaitWhileChanging("the first reservation of " + sku, () -> {
+                StockGuardClient.Response warm = service.client().reserve(Ids.order("warm"),
+                        new StockGuardClient.Line(sku, 1));
+                return new Progress.Attempt(warm.status() == 201, warm.status() + " " + warm.code() + " "
+                        + (warm.body() == null ? "" : warm.text("detail")));
+            }, Duration.ofSeconds(30));
             long start = System.nanoTime();
             try (LoadDriver load = new LoadDriver(service.client(), sku, 8)) {
                 await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
@@ -358,8 +365,7 @@ class ReconciliationIT {
                 assertThat(service.client().putSku(sku, 1_000).status()).isIn(200, 201);
             }
             assertThat(service.admin().send("POST", "/api/v1/admin/preheat", null).status()).isIn(200, 202);
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> "DONE".equals(
-                    service.admin().send("GET", "/api/v1/admin/preheat", null).text("state")));
+            service.awaitPreheatDone();
             DriftProbe probe = service.bean(DriftProbe.class);
             long[] medianOf = new long[3];
             for (int round = 0; round < 3; round++) {

@@ -8,9 +8,11 @@ import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testing.StockGuardClient.Response;
+import io.stockguard.testing.WallClock;
 import io.stockguard.testkit.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,19 +86,30 @@ class ReservationApiIT {
     void twoOrdersWithTheSameSkuQuantityAndSecondAreBothApplied(TestDatabase.Kind kind) {
         RunningService service = RunningService.shared(kind);
         StockGuardClient client = service.client();
-        String sku = Ids.sku("618");
-        client.putSku(sku, 10);
+        // Both orders must fall in one second: they start as a second begins and have 900 ms of it.
+        // A machine so busy that two reservations take longer gets another go on a fresh SKU (at
+        // most three), since orders in two seconds would not test the incident at all.
+        for (int attempt = 1; ; attempt++) {
+            String sku = Ids.sku("618");
+            client.putSku(sku, 10);
+            WallClock.awaitSecondWithAtLeast(Duration.ofMillis(900));
 
-        Response first = client.reserve(Ids.order("618-a"), new Line(sku, 1));
-        Response second = client.reserve(Ids.order("618-b"), new Line(sku, 1));
+            Response first = client.reserve(Ids.order("618-a"), new Line(sku, 1));
+            Response second = client.reserve(Ids.order("618-b"), new Line(sku, 1));
 
-        assertThat(first.status()).isEqualTo(201);
-        assertThat(second.status()).isEqualTo(201);
-        assertThat(first.text("createdAt").substring(0, 19)).isEqualTo(second.text("createdAt").substring(0, 19));
-        assertCounters(client, sku, 8, 2, 0);
-        assertThat(service.jdbc().queryForObject(
-                "SELECT COUNT(*) FROM stock_event WHERE sku_id = ? AND op = 'RESERVE'", Integer.class, sku))
-                .isEqualTo(2);
+            assertThat(first.status()).isEqualTo(201);
+            assertThat(second.status()).isEqualTo(201);
+            assertCounters(client, sku, 8, 2, 0);
+            assertThat(service.jdbc().queryForObject(
+                    "SELECT COUNT(*) FROM stock_event WHERE sku_id = ? AND op = 'RESERVE'", Integer.class, sku))
+                    .isEqualTo(2);
+            String firstSecond = first.text("createdAt").substring(0, 19);
+            String secondSecond = second.text("createdAt").substring(0, 19);
+            if (firstSecond.equals(secondSecond) || attempt == 3) {
+                assertThat(firstSecond).as("both orders' second (attempt %d)", attempt).isEqualTo(secondSecond);
+                return;
+            }
+        }
     }
 
     /** I7: the seeds' cancel consumed before its reserve made an item vanish. */

@@ -21,8 +21,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * A real headless Chromium driven by Selenium, as Debian packages it ({@code apt-get install
- * chromium chromium-driver}; {@code .ci/run} installs both). Counts the clicks a person makes and
- * saves a screenshot of each page it is asked to.
+ * chromium chromium-driver}; {@code ./stockguard test} installs both when missing and exports
+ * {@code CHROME_BINARY} and {@code CHROMEDRIVER}). Counts the clicks a person makes and saves a
+ * screenshot of each page it is asked to.
  */
 public final class Browser implements AutoCloseable {
 
@@ -68,7 +69,8 @@ public final class Browser implements AutoCloseable {
             }
         }
         throw new IllegalStateException("the console's browser tests need Chromium and its driver: apt-get install "
-                + "chromium chromium-driver (or set " + environment + "); looked for " + String.join(", ", candidates));
+                + "chromium chromium-driver (./stockguard test does when it may), or set " + environment
+                + "; looked for " + String.join(", ", candidates));
     }
 
     public void size(Dimension dimension) {

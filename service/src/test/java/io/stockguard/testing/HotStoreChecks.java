@@ -1,7 +1,6 @@
 package io.stockguard.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -41,10 +40,22 @@ public final class HotStoreChecks implements AutoCloseable {
         return redis;
     }
 
-    /** Waits until every change of the SKU made in Redis has been applied to the database. */
+    /**
+     * Waits until every change of the SKU made in Redis has been applied to the database, for as
+     * long as the SKU's outbox keeps shrinking: 30 s without a new low fails the wait.
+     */
     public void awaitDrained(String sku) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> redis.xlen("sg:{" + sku + "}:x") == 0);
+        Progress.awaitZero("the hot store's outbox of " + sku + " to drain", () -> redis.xlen("sg:{" + sku + "}:x"),
+                Duration.ofSeconds(30));
+    }
+
+    /**
+     * Waits until the SKU in Redis {@link #matchesDatabase matches the database}, for as long as
+     * its outbox keeps shrinking (a rebuild drains it first): 30 s without a new low fails the wait.
+     */
+    public void awaitMatchesDatabase(JdbcTemplate jdbc, String sku) {
+        Progress.awaitWhileShrinking("the hot store's " + sku + " to match the database",
+                () -> matchesDatabase(jdbc, sku), () -> redis.xlen("sg:{" + sku + "}:x"), Duration.ofSeconds(30));
     }
 
     public long field(String sku, int bucket, char field) {

@@ -28,6 +28,9 @@ public final class LoadDriver implements AutoCloseable {
     public record Told(boolean acknowledged, boolean cancelled) {
     }
 
+    /** How long the load may get no acknowledgement before a wait for acknowledgements fails. */
+    private static final Duration ACKNOWLEDGEMENT_STALL_MAX = Duration.ofSeconds(60);
+
     private final List<StockGuardClient> clients;
     private final AtomicInteger workerIds = new AtomicInteger();
     private final String sku;
@@ -162,6 +165,22 @@ public final class LoadDriver implements AutoCloseable {
 
     public static Duration since(long startNanos) {
         return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /**
+     * Waits until {@code atLeast} has passed since {@code startNanos} (the scenario's own timing,
+     * a wait for the clock) and more than {@code acknowledged} orders were acknowledged in all.
+     * How fast acknowledgements come depends on the machine, so that part lasts for as long as
+     * they keep coming: a minute without one (longer than any fault a test injects) fails it.
+     */
+    public void awaitAcknowledged(long startNanos, Duration atLeast, long acknowledged) {
+        long leftNanos = atLeast.toNanos() - (System.nanoTime() - startNanos);
+        while (leftNanos > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(leftNanos);
+            leftNanos = atLeast.toNanos() - (System.nanoTime() - startNanos);
+        }
+        Progress.awaitWhileGrowing("more than " + acknowledged + " acknowledged reservations (answers so far "
+                + statuses() + ")", () -> told.size() > acknowledged, told::size, ACKNOWLEDGEMENT_STALL_MAX);
     }
 
     @Override

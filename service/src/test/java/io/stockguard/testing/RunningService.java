@@ -1,8 +1,13 @@
 package io.stockguard.testing;
 
 import io.stockguard.StockGuardApplication;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.stock.SkuId;
 import io.stockguard.testkit.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -21,6 +26,10 @@ public final class RunningService implements AutoCloseable {
     public static final String ADMIN_KEY = "test-admin-key-0123456789";
 
     private static final Map<TestDatabase.Kind, RunningService> SHARED = new ConcurrentHashMap<>();
+    /** How long the journal's backlog may stand still before a wait for it to be applied fails. */
+    private static final Duration JOURNAL_STALL_MAX = Duration.ofSeconds(60);
+    /** How long a preheat may load no SKU before a wait for it fails. */
+    private static final Duration PREHEAT_STALL_MAX = Duration.ofSeconds(30);
 
     private final ConfigurableApplicationContext context;
     private final TestDatabase database;
@@ -67,15 +76,40 @@ public final class RunningService implements AutoCloseable {
 
     /**
      * Waits until everything journaled so far for the SKUs is applied to the database: at once
-     * with the synchronous journal, after the writer caught up with Kafka in the full tier.
+     * with the synchronous journal, after the writer caught up with Kafka in the full tier. How
+     * fast the writer catches up depends on the machine, so the wait lasts while the journal's
+     * backlog keeps shrinking; a minute without a new low fails it.
      */
     public void awaitJournalApplied(String... skus) {
-        io.stockguard.journal.JournalProgress progress = bean(io.stockguard.journal.JournalProgress.class);
+        JournalProgress progress = bean(JournalProgress.class);
         for (String sku : skus) {
-            if (!progress.awaitApplied(io.stockguard.stock.SkuId.of(sku), java.time.Duration.ofSeconds(60))) {
-                throw new AssertionError("the journal of " + sku + " was not applied within 60 s");
-            }
+            SkuId id = SkuId.of(sku);
+            Long[] mark = {null};
+            Progress.awaitWhileShrinking("the journal of " + sku + " to be applied", () -> {
+                if (mark[0] == null) {
+                    mark[0] = progress.mark(id);
+                }
+                return progress.applied(id, mark[0]);
+            }, progress::backlog, JOURNAL_STALL_MAX);
         }
+    }
+
+    /**
+     * Waits until the preheat started on this service is DONE, for as long as it keeps getting
+     * through SKUs (loaded, present or failed): its speed depends on the machine, so only 30 s
+     * without one more fails the wait. Returns every status it read, in order.
+     */
+    public List<StockGuardClient.Response> awaitPreheatDone() {
+        StockGuardClient admin = admin();
+        List<StockGuardClient.Response> statuses = new ArrayList<>();
+        Progress.awaitWhileGrowing("the preheat to finish", () -> {
+            statuses.add(admin.send("GET", "/api/v1/admin/preheat", null));
+            return "DONE".equals(statuses.getLast().text("state"));
+        }, () -> {
+            StockGuardClient.Response last = statuses.getLast();
+            return last.number("loaded") + last.number("present") + last.number("failed");
+        }, PREHEAT_STALL_MAX);
+        return statuses;
     }
 
     public static RunningService start(TestDatabase database, Map<String, String> settings) {

@@ -1,7 +1,6 @@
 package io.stockguard.journal.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.HotStoreChecks;
 import io.stockguard.testing.Ids;
@@ -52,13 +51,10 @@ class InstanceKillIT {
                 LoadDriver load = new LoadDriver(List.of(victim.client(), survivor.client()), sku, 12);
                 try (load) {
                     long start = System.nanoTime();
-                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                            .until(() -> LoadDriver.since(start).toSeconds() >= 4 && load.told().size() > 300);
+                    load.awaitAcknowledged(start, Duration.ofSeconds(4), 300);
                     victim.kill();
                     long acknowledgedAtKill = load.told().size();
-                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                            .until(() -> LoadDriver.since(start).toSeconds() >= 8
-                                    && load.told().size() > acknowledgedAtKill + 300);
+                    load.awaitAcknowledged(start, Duration.ofSeconds(8), acknowledgedAtKill + 300);
                     load.stop();
                     System.out.printf("instance killed: %d requests in %s, %d acknowledged, statuses %s%n",
                             load.requests(), LoadDriver.since(start), load.told().size(), load.statuses());

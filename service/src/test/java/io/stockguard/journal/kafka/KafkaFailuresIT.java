@@ -1,12 +1,12 @@
 package io.stockguard.journal.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.HotStoreChecks;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.LoadDriver;
+import io.stockguard.testing.Progress;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.KafkaCluster;
@@ -15,7 +15,6 @@ import io.stockguard.testkit.TcpProxy;
 import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,8 +117,11 @@ class KafkaFailuresIT {
                 long acknowledgedDuringCut = load.told().size() - acknowledgedAtCut;
                 long throttled = load.count(429);
                 proxy.restore();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                        .until(() -> metric(service, "stockguard_journal_backlogged", "") == 0);
+                // The writer's catching up takes as long as the machine makes it: the wait lasts
+                // while the backlog keeps shrinking.
+                Progress.awaitWhileShrinking("the journal backlog to fall below its recovery threshold",
+                        () -> metric(service, "stockguard_journal_backlogged", "") == 0,
+                        () -> (long) metric(service, "stockguard_journal_backlog", ""), Duration.ofSeconds(60));
                 long acknowledgedAtRestore = load.told().size();
                 awaitProgress(load, start, 0, acknowledgedAtRestore + 200);
                 load.stop();
@@ -134,9 +136,7 @@ class KafkaFailuresIT {
     }
 
     private static void awaitProgress(LoadDriver load, long start, int atLeastSeconds, long acknowledged) {
-        BooleanSupplier done = () -> LoadDriver.since(start).toSeconds() >= atLeastSeconds
-                && load.told().size() >= acknowledged;
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(done::getAsBoolean);
+        load.awaitAcknowledged(start, Duration.ofSeconds(atLeastSeconds), acknowledged - 1);
     }
 
     private static void report(String what, LoadDriver load, long start) {

@@ -1,7 +1,6 @@
 package io.stockguard.reservation.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.stockguard.journal.EventIds;
 import io.stockguard.testing.HotStoreChecks;
@@ -10,11 +9,9 @@ import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.RedisServer;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,12 +36,8 @@ class PreheatIT {
             StockGuardClient admin = service.admin();
             StockGuardClient.Response started = admin.send("POST", "/api/v1/admin/preheat", null);
             assertThat(started.status()).isEqualTo(202);
-            Set<Long> progress = ConcurrentHashMap.newKeySet();
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                StockGuardClient.Response status = admin.send("GET", "/api/v1/admin/preheat", null);
-                progress.add(status.number("total"));
-                return "DONE".equals(status.text("state"));
-            });
+            Set<Long> progress = service.awaitPreheatDone().stream().map(status -> status.number("total"))
+                    .collect(java.util.stream.Collectors.toSet());
 
             StockGuardClient.Response done = admin.send("GET", "/api/v1/admin/preheat", null);
             assertThat(done.number("loaded") + done.number("present")).isEqualTo(SKUS);

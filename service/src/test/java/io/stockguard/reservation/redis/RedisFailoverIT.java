@@ -40,18 +40,13 @@ class RedisFailoverIT {
             try (LoadDriver load = new LoadDriver(client, sku, 16)) {
                 // A 30 s load: Redis is killed at 10 s and restarted, empty, at 20 s; each phase
                 // must also have served reservations of its own.
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> LoadDriver.since(started).toSeconds() >= 10 && load.told().size() > 500);
+                load.awaitAcknowledged(started, Duration.ofSeconds(10), 500);
                 redis.kill();
                 long acknowledgedAtKill = load.told().size();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> LoadDriver.since(started).toSeconds() >= 20
-                                && load.told().size() > acknowledgedAtKill + 500);
+                load.awaitAcknowledged(started, Duration.ofSeconds(20), acknowledgedAtKill + 500);
                 redis.restart();
                 long acknowledgedAtRestart = load.told().size();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> LoadDriver.since(started).toSeconds() >= 30
-                                && load.told().size() > acknowledgedAtRestart + 500);
+                load.awaitAcknowledged(started, Duration.ofSeconds(30), acknowledgedAtRestart + 500);
                 load.stop();
 
                 System.out.printf("failover load: %d requests in %s, statuses %s%n", load.requests(),
@@ -64,8 +59,7 @@ class RedisFailoverIT {
             }
 
             // Rebuilt from the database: Redis holds its counters under the database's epoch.
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> hot.matchesDatabase(service.jdbc(), sku));
+            hot.awaitMatchesDatabase(service.jdbc(), sku);
             // And serves it again: a sale goes through Redis (a request that still met the
             // routing's stale view would be served by the database and the SKU rebuilt again).
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -73,8 +67,7 @@ class RedisFailoverIT {
                 assertThat(client.reserve(order, new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
                 return hot.redis().exists("sg:{o:" + order + "}") == 1;
             });
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> hot.matchesDatabase(service.jdbc(), sku));
+            hot.awaitMatchesDatabase(service.jdbc(), sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, TOTAL);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             assertThat(service.admin().send("GET", "/actuator/prometheus", null).raw().body())
