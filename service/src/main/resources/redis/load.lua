@@ -1,5 +1,7 @@
--- Load a SKU into the hot store from the database, under the epoch the database just gave the hot
--- store when it made it the SKU's owner (DATABASE -> HOT). Whatever an older epoch left here is
+-- Load a SKU into the hot store from the database, under the epoch the database gives the hot store
+-- as it makes it the SKU's owner (DATABASE -> HOT, committed only once this returns). The same epoch
+-- may come twice (a load whose answer was lost is repeated): nobody sold at an epoch the database
+-- never committed, so it is simply loaded again. Whatever an older epoch left here is
 -- replaced: its counters, and its outbox, whose changes the database has either applied or refused
 -- by now (the hand-over that ended that epoch waited for it). Every bucket's sequence restarts at 0;
 -- the journaled sum starts at the database's applied sum, so the exact drift starts at 0.
@@ -9,12 +11,12 @@
 -- ARGV[1]  bucket count n   ARGV[2]  epoch   ARGV[3]  mode (NORMAL | THROTTLED | FROZEN)
 -- ARGV[4..] per bucket 0..n-1: available, reserved, sold, applied sum (4 values each)
 -- ARGV[4 + 4n] reservations per second while THROTTLED (0 = none)
--- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has this epoch or a newer one: the
---   database's ownership is behind the hot store, which must not happen; nothing is changed)
+-- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
+--   ownership is behind the hot store, which must not happen; nothing is changed)
 local meta, buckets, outbox = KEYS[1], KEYS[2], KEYS[3]
 local n, epoch, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local current = redis.call('HGET', meta, 'epoch')
-if current and tonumber(current) >= epoch then return {'STALE', tonumber(current)} end
+if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
 redis.call('DEL', buckets, outbox)
 for i = 0, n - 1 do
   local base = 4 + i * 4

@@ -7,7 +7,9 @@
 -- Idempotent by request id: the same id again replays, another change with it is a conflict.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
--- KEYS[3]  sg:{sku}:x  outbox stream      KEYS[4]  sg:{sku}:rq:<request id> (any key of the slot if none)
+-- KEYS[3]  sg:{sku}:x  outbox stream
+-- KEYS[4]  sg:{sku}:rq:<request id> (any key of the slot if none): "<fingerprint>|<entries>", the
+--          outbox entries of the change (for a retry to journal them if the attempt that made them died)
 -- ARGV[1]  RESTOCK | ADJUST   ARGV[2]  DELTA | SET   ARGV[3]  the signed change, or the new total (units)
 -- ARGV[4]  request id ('' if none)   ARGV[5]  request fingerprint   ARGV[6]  the epoch the caller may change at
 -- ARGV[7]  now (epoch ms)   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
@@ -15,7 +17,7 @@
 -- ARGV[12..] fresh event ids, one per bucket
 -- Returns {'OK', epoch, total before, total after, events...} where each event is 10 values (entry
 --   id, event id, bucket, op, delta available, 0, 0, sequence, available after, journaled sum after) |
---   {'REPLAYED', total} | {'CONFLICT'} | {'SHORT', available} | {'NOT_LOADED'} | {'STALE', epoch} |
+--   {'REPLAYED', total, entries} | {'CONFLICT'} | {'SHORT', available} | {'NOT_LOADED'} | {'STALE', epoch} |
 --   {'BACKLOG', length}
 local meta, buckets, outbox, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local op, how, amount = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -34,8 +36,11 @@ for i = 0, n - 1 do
 end
 if requestId ~= '' then
   local seen = redis.call('GET', request)
-  if seen == fingerprint then return {'REPLAYED', total} end
-  if seen then return {'CONFLICT'} end
+  if seen then
+    local known, pending = string.match(seen, '^([^|]*)|?(.*)$')
+    if known == fingerprint then return {'REPLAYED', total, pending} end
+    return {'CONFLICT'}
+  end
 end
 local backlog = redis.call('XLEN', outbox)
 if backlog >= outboxMax then return {'BACKLOG', backlog} end
@@ -79,6 +84,7 @@ end
 local function int(x) return string.format('%d', x) end
 local sku = string.match(meta, '^sg:{(.*)}:m$')
 local result = {'OK', tonumber(epoch), total, total + delta}
+local own = {}
 local nextId = 12
 for i = 0, n - 1 do
   local da = shares[i]
@@ -91,8 +97,9 @@ for i = 0, n - 1 do
     local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', i, 'op', op, 'o', '',
       'rq', requestId, 'q', int(math.abs(da)), 'da', int(da), 'dr', 0, 'ds', 0, 'ep', epoch, 'sq', seq, 'tr', trace,
       'ac', actor, 'at', now, 'fp', fingerprint, 'ex', '0', 'ha', after, 'hj', journaled)
+    own[#own + 1] = entry
     for _, v in ipairs({entry, id, i, op, da, 0, 0, seq, after, journaled}) do result[#result + 1] = v end
   end
 end
-if requestId ~= '' then redis.call('SET', request, fingerprint, 'EX', keep) end
+if requestId ~= '' then redis.call('SET', request, fingerprint .. '|' .. table.concat(own, ','), 'EX', keep) end
 return result

@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * Where each SKU's {@link Ownership} is kept (the database, the source of truth) and changed: every
@@ -20,20 +22,18 @@ public interface OwnershipStore {
     Optional<Change> current(SkuId sku);
 
     /**
-     * DATABASE(e) becomes HOT(e + 1): the database's counters are read, under the same lock, for the
-     * hot store to be loaded with. Empty when the SKU is unknown; otherwise the state found, and the
-     * counters only if the load was begun.
+     * DATABASE(e) becomes HOT(e + 1) for each SKU the database owns, in one transaction that holds
+     * their rows: their counters are read, handed to {@code intoHotStore} (which loads them into the
+     * hot store and answers which it loaded), and only those become HOT. Until the transaction
+     * commits no instance believes the new epoch, so nobody can sell at it before the hot store has
+     * it; a load that failed or was not answered leaves the SKU with the database (its epoch is
+     * used again by the next load). Returns, per known SKU, the state found and whether it loaded.
      */
-    Optional<LoadStart> beginLoad(SkuId sku);
+    List<Loaded> load(Collection<SkuId> skus, Function<List<HotSource>, Set<SkuId>> intoHotStore);
 
-    /** Several SKUs at once (a preheat batch): one transaction, one number for all. */
-    List<LoadStart> beginLoads(Collection<SkuId> skus);
-
-    /**
-     * A load that certainly did not reach the hot store (refused, or never sent) gives the SKU
-     * back: HOT(epoch) becomes DATABASE(epoch) again. Nothing can have been sold at that epoch.
-     */
-    void abandonLoad(SkuId sku, long epoch);
+    /** What a load did to one SKU: the state it found, and whether the hot store now owns it. */
+    record Loaded(SkuId skuId, Ownership found, boolean loaded) {
+    }
 
     /**
      * HOT(epoch) becomes DRAINING(epoch, now); any other state (another epoch's HOT among them: a
@@ -67,13 +67,6 @@ public interface OwnershipStore {
 
     /** One SKU's ownership as of change {@code position}. */
     record Change(SkuId skuId, Ownership ownership, Position position) {
-    }
-
-    /**
-     * A load's start: the state found, and when the load was begun, what the hot store is to hold
-     * under the new epoch.
-     */
-    record LoadStart(SkuId skuId, Ownership found, Optional<HotSource> source) {
     }
 
     /**

@@ -55,7 +55,7 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             Workload workload = new Workload(targets, api, history, catalogue);
             workload.createCatalogue();
             workload.start(clients, seed);
-            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis());
+            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis(), folder);
             try {
                 new Nemesis(cluster, history, seed).play(schedule, () -> reads.metrics("warmup"));
             } finally {

@@ -40,8 +40,11 @@ public final class FinalReads {
     private final History history;
     private final Catalogue catalogue;
     private final boolean hotStore;
+    private final java.nio.file.Path journalFolder;
 
-    public FinalReads(List<Target> instances, Api api, History history, Catalogue catalogue, boolean hotStore) {
+    public FinalReads(List<Target> instances, Api api, History history, Catalogue catalogue, boolean hotStore,
+            java.nio.file.Path journalFolder) {
+        this.journalFolder = journalFolder;
         this.instances = instances;
         this.api = api;
         this.history = history;
@@ -174,10 +177,46 @@ public final class FinalReads {
                 failure = "hot store: " + hot.status() + " " + hot.error();
             }
         }
+        if (hotStore && differs(numbers)) {
+            dumpJournal(sku, database);
+        }
         Op.Type type = failure == null ? Op.Type.OK : Op.Type.INFO;
         String detail = failure;
         history.complete(invoked, type, op -> op.withAnswer(failure(detail), null, null, null, null, null, numbers,
                 detail));
+    }
+
+    /** Whether a bucket figure the hot store reports differs from the database's. */
+    private static boolean differs(Map<String, Long> numbers) {
+        return numbers.entrySet().stream().filter(e -> e.getKey().startsWith(Op.Final.HOT_PREFIX)).anyMatch(e ->
+                !e.getValue().equals(numbers.get(Op.Final.DB_PREFIX + e.getKey().substring(Op.Final.HOT_PREFIX.length()))));
+    }
+
+    /**
+     * The database's journal of a SKU whose stores disagree at the end, written beside the history
+     * ({@code journal-<sku>.tsv}): the first thing a person looks at to find which change one store
+     * has and the other has not.
+     */
+    private void dumpJournal(String sku, Connection database) {
+        if (journalFolder == null) {
+            return;
+        }
+        StringBuilder text = new StringBuilder("id\tevent\tbucket\top\torder\trequest\tqty\tda\tdr\tds\tepoch\tseq\tat\n");
+        try (PreparedStatement select = database.prepareStatement("SELECT id, event_id, bucket, op, order_id, "
+                + "request_id, qty, delta_available, delta_reserved, delta_sold, epoch, bucket_seq, occurred_at "
+                + "FROM stock_event WHERE sku_id = ? ORDER BY id")) {
+            select.setString(1, sku);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    for (int c = 1; c <= 13; c++) {
+                        text.append(rows.getString(c)).append(c == 13 ? '\n' : '\t');
+                    }
+                }
+            }
+            java.nio.file.Files.writeString(journalFolder.resolve("journal-" + sku + ".tsv"), text);
+        } catch (SQLException | java.io.IOException e) {
+            System.err.println("chaos: could not dump the journal of " + sku + ": " + e);
+        }
     }
 
     private static Integer failure(String detail) {

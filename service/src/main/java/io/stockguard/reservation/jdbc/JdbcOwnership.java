@@ -13,10 +13,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -46,42 +50,32 @@ final class JdbcOwnership implements OwnershipStore {
     }
 
     @Override
-    public Optional<LoadStart> beginLoad(SkuId sku) {
-        List<LoadStart> started = beginLoads(List.of(sku));
-        return started.isEmpty() ? Optional.empty() : Optional.of(started.getFirst());
-    }
-
-    @Override
-    public List<LoadStart> beginLoads(Collection<SkuId> skus) {
+    public List<Loaded> load(Collection<SkuId> skus, Function<List<HotSource>, Set<SkuId>> intoHotStore) {
         return transactions.execute(status -> {
-            List<LoadStart> started = new ArrayList<>();
-            Long seq = null;
+            List<Loaded> outcomes = new ArrayList<>();
+            List<HotSource> sources = new ArrayList<>();
+            Map<SkuId, Ownership> found = new LinkedHashMap<>();
             // In SKU order, as every transaction that locks several SKU rows takes them.
             for (SkuId sku : new TreeSet<>(skus)) {
-                Optional<Ownership> found = read("lockOwnership", sku);
-                if (found.isEmpty()) {
+                Optional<Ownership> state = read("lockOwnership", sku);
+                if (state.isEmpty()) {
                     continue;
                 }
-                if (!(found.get().load() instanceof Ownership.Moved moved)) {
-                    started.add(new LoadStart(sku, found.get(), Optional.empty()));
-                    continue;
+                found.put(sku, state.get());
+                if (state.get().load() instanceof Ownership.Moved moved) {
+                    sources.add(source(sku, moved.to().epoch()));
                 }
-                seq = seq == null ? nextSeq() : seq;
-                HotSource source = source(sku, moved.to().epoch());
-                write(sku, moved.to(), seq);
-                started.add(new LoadStart(sku, found.get(), Optional.of(source)));
             }
-            return started;
+            Set<SkuId> loaded = sources.isEmpty() ? Set.of() : intoHotStore.apply(sources);
+            long seq = loaded.isEmpty() ? 0 : nextSeq();
+            for (HotSource source : sources) {
+                if (loaded.contains(source.skuId())) {
+                    write(source.skuId(), new Ownership.Hot(source.epoch()), seq);
+                }
+            }
+            found.forEach((sku, state) -> outcomes.add(new Loaded(sku, state, loaded.contains(sku))));
+            return outcomes;
         });
-    }
-
-    @Override
-    public void abandonLoad(SkuId sku, long epoch) {
-        transactions.executeWithoutResult(status -> read("lockOwnership", sku).ifPresent(found -> {
-            if (found.equals(new Ownership.Hot(epoch))) {
-                write(sku, new Ownership.Database(epoch), nextSeq());
-            }
-        }));
     }
 
     @Override

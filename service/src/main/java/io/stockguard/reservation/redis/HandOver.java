@@ -9,7 +9,9 @@ import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,38 +65,29 @@ final class HandOver extends PeriodicWork {
 
     /**
      * Loads the SKU into the hot store if the database sells it now, and returns its ownership
-     * after. A load whose outcome Redis left unknown is followed by a take-over: the hot store may
-     * hold it, so it must be stopped before the database sells again.
+     * after. The load is made while the database holds the SKU's row, and the SKU becomes the hot
+     * store's only if Redis took it: a Redis failure leaves it with the database (and is thrown).
      */
     Optional<Ownership> ensureHot(SkuId sku) {
         Optional<Ownership> known = view.get(sku);
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;
         }
-        Optional<OwnershipStore.LoadStart> start = store.beginLoad(sku);
-        if (start.isEmpty() || start.get().source().isEmpty()) {
-            return view.reread(sku);
+        List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), sources -> {
+            OwnershipStore.HotSource source = sources.getFirst();
+            if (loader.load(source) == HotStockLoader.Loaded.LOADED) {
+                return Set.of(sku);
+            }
+            // Redis holds a newer epoch than the database gives: only a database restored from an
+            // older backup does that. It stays with the database, which sells it.
+            log.error("SKU {}: the hot store has an epoch newer than {}; it is not loaded (restored database?)", sku,
+                    source.epoch());
+            return Set.of();
+        });
+        if (outcome.stream().anyMatch(OwnershipStore.Loaded::loaded)) {
+            loads.increment();
+            log.info("SKU {} loaded into the hot store", sku);
         }
-        OwnershipStore.HotSource source = start.get().source().get();
-        HotStockLoader.Loaded loaded;
-        try {
-            loaded = loader.load(source);
-        } catch (RedisGateway.HotStoreUnavailable e) {
-            log.warn("loading SKU {} under epoch {} failed in Redis ({}); taking it back", sku, source.epoch(),
-                    e.getMessage());
-            takeOver(sku, source.epoch(), "its load failed half-way");
-            throw e;
-        }
-        if (loaded == HotStockLoader.Loaded.STALE) {
-            // Redis holds this epoch or a newer one: the database's record is behind the hot store,
-            // which only a restore of the database from an old backup can do. Nobody sells it.
-            log.error("SKU {}: the hot store already has epoch {} or newer; it is not loaded (restored database?)",
-                    sku, source.epoch());
-            takeOver(sku, source.epoch(), "the hot store is ahead of the database");
-            return view.reread(sku);
-        }
-        loads.increment();
-        log.info("SKU {} loaded into the hot store under epoch {}", sku, source.epoch());
         return view.reread(sku);
     }
 

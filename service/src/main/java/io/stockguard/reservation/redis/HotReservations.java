@@ -92,10 +92,11 @@ final class HotReservations {
             default -> throw opened.unexpected("order.lua OPEN");
         }
         List<HotLines.Change> held = new ArrayList<>();
+        int[] resumed = {0};
         for (StockLine line : command.linesInLockOrder()) {
             Refusal refusal;
             try {
-                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held);
+                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed);
             } catch (StaleOwner stale) {
                 abandon(order, held, command.caller(), now, epochs, started);
                 throw stale;
@@ -105,7 +106,7 @@ final class HotReservations {
                         : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
-        return journalAndClose(command, held, now, holdEnds, epochs, started);
+        return journalAndClose(command, held, resumed[0], now, holdEnds, epochs, started);
     }
 
     /**
@@ -138,7 +139,7 @@ final class HotReservations {
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
     private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
-            List<HotLines.Change> held) {
+            List<HotLines.Change> held, int[] resumed) {
         OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
@@ -157,6 +158,7 @@ final class HotReservations {
                     // An attempt of this order that died reserved the line under this epoch; what of
                     // it is still in the outbox (perhaps never journaled) is journaled with the rest.
                     held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
+                    resumed[0]++;
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
@@ -180,8 +182,9 @@ final class HotReservations {
                 + line.skuId() + " kept changing");
     }
 
-    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Instant now,
-            Instant holdEnds, Map<SkuId, Long> epochs, long started) {
+    /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */
+    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, int resumed,
+            Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
         OrderId order = command.orderId();
         List<StockEvent> events = new ArrayList<>();
         held.forEach(change -> events.addAll(change.events()));
@@ -223,8 +226,11 @@ final class HotReservations {
             return new Refusal.OrderCancelled(order);
         }
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
+        // Every line reserved by an earlier attempt (this one only finished it): answered as the
+        // replay it is, whether or not that attempt's answer reached the caller.
+        boolean replayed = held.size() == resumed;
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
-                command.commit() ? now : null, null, trace), false);
+                command.commit() ? now : null, null, trace), replayed);
     }
 
     /**
@@ -235,11 +241,22 @@ final class HotReservations {
             List<StockEvent> events, List<EventOutcome> outcomes, EventOutcome.Rejected refused, Instant now,
             Map<SkuId, Long> epochs) {
         OrderId order = command.orderId();
+        boolean cancelled = false;
         for (HotLines.Change change : held) {
-            discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            if (landedBefore(change, events, outcomes)) {
+                // An earlier attempt's change, journaled before (the database calls it a duplicate):
+                // it stands in the database, so it is cancelled there, not discarded here.
+                cancelled |= cancelLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            } else {
+                discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            }
         }
         orders.abort(order, now);
         SkuId sku = skuOf(refused, events, outcomes);
+        if (cancelled) {
+            log.warn("order {}: a line an earlier attempt reserved was cancelled, since the database refused the "
+                    + "rest ({} on {})", order, refused.reason(), sku);
+        }
         log.warn("the database refused the reservation of order {} on {}: {} {}", order, sku, refused.reason(),
                 refused.detail());
         return switch (refused.reason()) {
@@ -268,6 +285,29 @@ final class HotReservations {
             case EXPIRED -> new Refusal.OrderExpired(order);
             case RESERVED, CONFIRMED -> new ReservationOutcome.Reserved(stored.get(), true);
         };
+    }
+
+    /** Whether the change's own events were all in the database already (journaled by an earlier attempt). */
+    private static boolean landedBefore(HotLines.Change change, List<StockEvent> events, List<EventOutcome> outcomes) {
+        List<StockEvent> own = change.events().stream().filter(e -> e.op().isOrderOperation()).toList();
+        return !own.isEmpty() && own.stream().allMatch(e -> outcomes.get(events.indexOf(e))
+                == EventOutcome.Settled.DUPLICATE);
+    }
+
+    /** Returns a line's stock with a journaled cancel; true when it was cancelled now. */
+    private boolean cancelLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
+        Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of());
+        if (!cancelled.is("OK")) {
+            return false;
+        }
+        HotLines.Change cancel = lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller);
+        List<EventOutcome> outcomes = journal.record(cancel.events());
+        if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
+            throw new StaleOwner(change.skuId(), epoch, "the database refused the cancel of a line it holds: "
+                    + outcomes);
+        }
+        redis.deleteFromOutbox(Keys.outbox(change.skuId()), cancel.entryIds());
+        return true;
     }
 
     private static SkuId skuOf(EventOutcome.Rejected refused, List<StockEvent> events, List<EventOutcome> outcomes) {
@@ -300,11 +340,7 @@ final class HotReservations {
         Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change));
         if (reply.is("JOURNALED")) {
             // The sweeper journaled it meanwhile: it stands in the database, so it is cancelled.
-            Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of());
-            if (cancelled.is("OK")) {
-                journal.record(lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller)
-                        .events());
-            }
+            cancelLine(order, change, caller, now, epoch);
         }
     }
 

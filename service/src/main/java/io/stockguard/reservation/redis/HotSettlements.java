@@ -64,12 +64,14 @@ final class HotSettlements {
             default -> throw decided.unexpected("order.lua CONFIRM");
         }
         List<HotLines.Change> changes = new ArrayList<>();
+        boolean madeNow = false;
         for (StockLine line : HotOrders.decode(decided.string(1))) {
             long epoch = epochs.get(line.skuId());
             Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
                     epoch));
             if (reply.is("OK")) {
                 changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
+                madeNow = true;
             } else if (reply.is("ALREADY")) {
                 // An earlier attempt confirmed the line: its change is journaled now if it still waits.
                 changes.add(lines.pending(line.skuId(), -1, reply.string(1)));
@@ -79,7 +81,8 @@ final class HotSettlements {
         }
         journalOrTakeOver(order, changes);
         orders.finish(order, ReservationState.CONFIRMED, now);
-        return new OrderOutcome.Updated(view(order, now), false);
+        // An earlier attempt confirmed every line (this one finished it): a replay.
+        return new OrderOutcome.Updated(view(order, now), !madeNow);
     }
 
     OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {

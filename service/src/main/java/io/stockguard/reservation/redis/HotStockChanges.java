@@ -78,7 +78,14 @@ final class HotStockChanges {
                 change.fingerprint(), now, command.caller(), epoch, buckets.getAsInt());
         switch (reply.status()) {
             case "OK" -> { }
-            case "REPLAYED" -> { return new StockChangeOutcome.Changed(before, before, true); }
+            case "REPLAYED" -> {
+                // An earlier attempt made it; what of it still waits in the outbox is journaled first.
+                HotLines.Change pending = lines.pending(sku, -1, reply.string(2));
+                if (!pending.events().isEmpty()) {
+                    journal(sku, epoch, pending);
+                }
+                return new StockChangeOutcome.Changed(before, before, true);
+            }
             case "CONFLICT" -> { return new Refusal.IdempotencyConflict("request " + change.requestId()); }
             case "SHORT" -> {
                 return new Refusal.InsufficientStock(sku, change.set() ? before.total() - change.amount()

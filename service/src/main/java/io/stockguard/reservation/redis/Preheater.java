@@ -3,6 +3,7 @@ package io.stockguard.reservation.redis;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
@@ -34,19 +35,17 @@ final class Preheater {
     private final HotStockLoader loader;
     private final HotStoreSource database;
     private final OwnershipStore owners;
-    private final HandOver handOver;
     private final RedisProperties.Preheat settings;
     private final Clock clock;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("stockguard-preheat").factory());
     private volatile HotStore.PreheatStatus status = HotStore.PreheatStatus.idle();
 
-    Preheater(HotStockLoader loader, HotStoreSource database, OwnershipStore owners, HandOver handOver,
+    Preheater(HotStockLoader loader, HotStoreSource database, OwnershipStore owners,
             RedisProperties.Preheat settings, Clock clock) {
         this.loader = loader;
         this.database = database;
         this.owners = owners;
-        this.handOver = handOver;
         this.settings = settings;
         this.clock = clock;
     }
@@ -106,48 +105,34 @@ final class Preheater {
     }
 
     /**
-     * One batch: the SKUs the database owns become the hot store's (one transaction), then every
-     * load is sent before any reply is awaited. SKUs the hot store owns already are left as they are.
-     * A load Redis did not take gives its SKU back to the database (nothing was sold at that epoch);
-     * one whose outcome is unknown is taken over, as any failed load.
+     * One batch: the SKUs the database owns are loaded, every load sent before any reply is
+     * awaited, and become the hot store's (one transaction for the batch, see
+     * {@link OwnershipStore#load}). SKUs the hot store owns already are left as they are.
      */
     private void loadBatch(List<SkuId> page) {
-        List<OwnershipStore.LoadStart> starts = owners.beginLoads(page);
-        List<OwnershipStore.HotSource> sources = new ArrayList<>();
-        List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
-        long present = 0;
-        for (OwnershipStore.LoadStart start : starts) {
-            if (start.source().isPresent()) {
-                sources.add(start.source().get());
-                sent.add(loader.send(start.source().get()));
-            } else {
-                present++;
-            }
-        }
-        long loaded = 0;
-        long failed = 0;
-        RuntimeException failure = null;
-        for (int i = 0; i < sent.size(); i++) {
-            OwnershipStore.HotSource source = sources.get(i);
-            try {
-                if (sent.get(i).join() == HotStockLoader.Loaded.LOADED) {
-                    loader.restoreOpenLines(source.skuId(), source.epoch());
-                    loaded++;
-                } else {
-                    failed++;
-                    handOver.takeOver(source.skuId(), source.epoch(), "preheat found the hot store ahead of the database");
+        List<OwnershipStore.Loaded> outcomes = owners.load(page, sources -> {
+            List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
+            sources.forEach(source -> sent.add(loader.send(source)));
+            java.util.Set<SkuId> loaded = new java.util.HashSet<>();
+            for (int i = 0; i < sent.size(); i++) {
+                try {
+                    if (sent.get(i).join() == HotStockLoader.Loaded.LOADED) {
+                        loaded.add(sources.get(i).skuId());
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("preheat of SKU {} failed in Redis: {}", sources.get(i).skuId(), e.getMessage());
                 }
-            } catch (RuntimeException e) {
-                failed++;
-                failure = e;
-                handOver.takeOver(source.skuId(), source.epoch(), "its preheat load failed in Redis");
             }
-        }
+            return loaded;
+        });
+        long loaded = outcomes.stream().filter(OwnershipStore.Loaded::loaded).count();
+        long present = outcomes.stream().filter(o -> !o.loaded() && o.found() instanceof Ownership.Hot).count();
+        long failed = outcomes.size() - loaded - present;
         HotStore.PreheatStatus s = status;
         status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
                 s.present() + present, s.failed() + failed, s.retries(), s.startedAt(), null, s.lastError());
-        if (failure != null) {
-            throw failure;
+        if (failed > 0 && loaded == 0) {
+            throw new RedisGateway.HotStoreUnavailable("no SKU of the batch could be loaded", null);
         }
     }
 

@@ -115,7 +115,7 @@ class RedisLedgerConfiguration {
     HotStore hotStore(RedisGateway redis, HandOver handOver, HotStockLoader loader, HotStoreSource source,
             OwnershipStore owners, HotOrders orders, RedisProperties properties, AuditLog audit,
             TransactionTemplate transactions, Clock clock) {
-        return new HotStoreOperations(redis, handOver, new Preheater(loader, source, owners, handOver,
+        return new HotStoreOperations(redis, handOver, new Preheater(loader, source, owners,
                 properties.preheat(), clock), audit, transactions, orders, clock);
     }
 
