@@ -21,10 +21,12 @@
 --            them against the epochs that own the SKUs now before it trusts the record)
 --   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
 --   GET      -> FOUND st fp ln c e t lb | NONE
+--   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
+--            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
 --            10 lifetime (s), 11 '1' to overwrite: writes the database's copy of a record the hot
---            store lost (or, overwriting, one that went stale while the database served the order)
---            -> OK | PRESENT
+--            store lost (or, overwriting, one made under other epochs than those given, whose lines
+--            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb')
 local st = o[1]
@@ -40,9 +42,37 @@ end
 
 if op == 'RESTORE' then
   if st and ARGV[11] ~= '1' then return {'PRESENT'} end
+  -- Overwriting replaces a record made under other epochs; one whose lines all carry the epochs
+  -- given now was made (or rewritten) under the current owners by another request meanwhile, and
+  -- stands.
+  if st and o[8] and o[8] ~= '' then
+    local given = {}
+    for sku, epoch in string.gmatch(ARGV[6], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
+    local current = true
+    for sku, epoch in string.gmatch(o[8], '([^|;]+)|%d+|%-?%d+|(%d+)') do
+      if given[sku] ~= epoch then current = false end
+    end
+    if current then return {'PRESENT'} end
+  end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
     'e', ARGV[8], 't', ARGV[9], 'u', now)
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
+  return {'OK'}
+end
+
+if op == 'FORGET' then
+  -- The database has no such order, so the record is not to be trusted; unless it is a reservation
+  -- being made now, or its lines carry the epochs that own their SKUs now (3: "sku|qty|bucket|epoch;…").
+  if not st or st == 'OPENING' then return {'KEPT'} end
+  local given = {}
+  for sku, epoch in string.gmatch(ARGV[3], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
+  local lines, current = 0, true
+  for sku, epoch in string.gmatch(o[8] or '', '([^|;]+)|%d+|%-?%d+|(%d+)') do
+    lines = lines + 1
+    if given[sku] ~= epoch then current = false end
+  end
+  if lines > 0 and current then return {'KEPT'} end
+  redis.call('DEL', key)
   return {'OK'}
 end
 

@@ -72,9 +72,15 @@ final class HotOrders {
                 Long.toString(properties.lineLifetime().toSeconds()), "1");
     }
 
-    /** Removes the hot store's record of an order the database does not have. */
-    void forget(OrderId order, Instant now) {
-        redis.delete(Keys.order(order));
+    /**
+     * Removes the hot store's record of an order the database does not have, unless a request
+     * made or remade it under the epochs that own its SKUs now (those are the truth).
+     */
+    void forget(OrderId order, Map<SkuId, Long> epochs, Instant now) {
+        StringBuilder current = new StringBuilder();
+        epochs.forEach((sku, epoch) -> current.append(current.isEmpty() ? "" : ";").append(sku.value())
+                .append("|0|0|").append(epoch));
+        call(order, "FORGET", now, current.toString());
     }
 
     private Reply call(OrderId order, String operation, Instant now, String... rest) {

@@ -99,17 +99,30 @@ final class HotStockLoader {
     Optional<ReservationView> rewriteOrder(OrderId order, ToLongFunction<SkuId> epochs) {
         Optional<ReservationView> view = database.order(order);
         if (view.isEmpty()) {
-            orders.forget(order, clock.instant());
+            Reply record = orders.get(order, clock.instant());
+            Map<SkuId, Long> current = new LinkedHashMap<>();
+            if (record.is("FOUND")) {
+                HotOrders.epochs(record.string(7)).keySet().forEach(sku -> current.put(sku, epochs.applyAsLong(sku)));
+            }
+            orders.forget(order, current, clock.instant());
             return view;
         }
         Map<SkuId, Long> stamped = new LinkedHashMap<>();
         view.get().lines().forEach(line -> stamped.put(line.skuId(), epochs.applyAsLong(line.skuId())));
         orders.restore(view.get(), stamped, clock.instant());
         for (var line : view.get().lines()) {
-            redis.set(Keys.line(line.skuId(), order), HotLines.record(view.get().state().name(), line.bucket(),
-                    line.qty(), stamped.get(line.skuId())), properties.lineLifetime());
+            restoreLine(line.skuId(), order, stamped.get(line.skuId()), HotLines.record(view.get().state().name(),
+                    line.bucket(), line.qty(), stamped.get(line.skuId())));
         }
         return view;
+    }
+
+    /** Writes a line's record from the database unless a change under the current epoch got there first. */
+    private void restoreLine(SkuId sku, OrderId order, long epoch, String record) {
+        if (epoch > 0) {
+            redis.run(Script.RESTORE_LINE, List.of(Keys.meta(sku), Keys.line(sku, order)), List.of(
+                    Long.toString(epoch), record, Long.toString(properties.lineLifetime().toSeconds())));
+        }
     }
 
     /** Replaces one line's record with what the database says of it (nothing: the record goes). */
@@ -118,12 +131,12 @@ final class HotStockLoader {
         Optional<io.stockguard.reservation.ReservedLine> line = view.flatMap(v -> v.lines().stream()
                 .filter(l -> l.skuId().equals(sku)).findFirst());
         if (line.isPresent()) {
-            redis.set(Keys.line(sku, order), HotLines.record(view.get().state().name(), line.get().bucket(),
-                    line.get().qty(), epoch), properties.lineLifetime());
+            restoreLine(sku, order, epoch, HotLines.record(view.get().state().name(), line.get().bucket(),
+                    line.get().qty(), epoch));
         } else if (view.isPresent() && view.get().isTombstone()) {
-            redis.set(Keys.line(sku, order), HotLines.record("CANCELLED", -1, 0, epoch), properties.lineLifetime());
+            restoreLine(sku, order, epoch, HotLines.record("CANCELLED", -1, 0, epoch));
         } else {
-            redis.delete(Keys.line(sku, order));
+            restoreLine(sku, order, epoch, "");
         }
     }
 
