@@ -14,7 +14,8 @@
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
---   CANCEL   3 lifetime (s) -> TOMBSTONE | GO <lines> <lines with buckets> | DONE <state> <lines with buckets>
+--   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
+--            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
 --   EXPIRE   -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets>
 --            (the lines with buckets carry the epoch each line was recorded under: the caller checks
@@ -118,6 +119,11 @@ if op == 'CANCEL' then
     return {'TOMBSTONE'}
   end
   if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st, o[8] or ''} end
+  -- The hold ended and its expiry is under way: the order is expired, whatever finishes it.
+  if st == 'EXPIRING' then return {'DONE', 'EXPIRED', o[8] or ''} end
+  -- One settlement at a time: a confirm under way is let finish (then the cancel returns the sale),
+  -- unless it was left by a caller that died.
+  if st == 'CONFIRMING' and now - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY'} end
   set('CANCELLING')
   return {'GO', o[3], o[8] or ''}
 end

@@ -41,7 +41,8 @@ final class HotOrders {
     }
 
     Reply cancel(OrderId order, Instant now) {
-        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()));
+        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()));
     }
 
     Reply confirm(OrderId order, Instant now) {

@@ -59,7 +59,7 @@ final class HotSettlements {
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
             case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
             case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
-            case "BUSY" -> { return new Refusal.Unavailable(true, "the order's reservation is still in progress"); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
             case "GO" -> { }
             default -> throw decided.unexpected("order.lua CONFIRM");
         }
@@ -97,6 +97,7 @@ final class HotSettlements {
                         null, null, now, trace), false);
             }
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
             case "GO" -> { }
             default -> throw decided.unexpected("order.lua CANCEL");
         }
