@@ -49,11 +49,12 @@ if op == 'RESTORE' then
   if st and o[8] and o[8] ~= '' then
     local given = {}
     for sku, epoch in string.gmatch(ARGV[6], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
-    local current = true
+    local lines, current = 0, true
     for sku, epoch in string.gmatch(o[8], '([^|;]+)|%d+|%-?%d+|(%d+)') do
+      lines = lines + 1
       if given[sku] ~= epoch then current = false end
     end
-    if current then return {'PRESENT'} end
+    if lines > 0 and current then return {'PRESENT'} end
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
     'e', ARGV[8], 't', ARGV[9], 'u', now)
