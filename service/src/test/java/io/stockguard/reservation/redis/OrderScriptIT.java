@@ -163,6 +163,19 @@ class OrderScriptIT {
     }
 
     @Test
+    void restoreWithOverwriteReplacesARecordWhoseLinesCarryNoEpochs() {
+        // A record written before lines carried their epochs ("sku|qty|bucket"): no line of it was
+        // made under the epochs given, so the database's copy replaces it (as FORGET removes it).
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2");
+
+        Reply reply = restore(order, 2000, "CANCELLED", "A|1|2|3", true);
+
+        assertThat(reply.status()).isEqualTo("OK");
+        assertThat(order(order, "GET", 2001).string(1)).isEqualTo("CANCELLED");
+    }
+
+    @Test
     void forgetRemovesARecordMadeUnderAnotherEpoch() {
         OrderId order = ScriptFixture.order();
         reserved(order, "A|1|2|3;B|2|0|5");
