@@ -14,7 +14,6 @@ enum Script {
     CONFIRM("confirm.lua"),
     RELEASE("release.lua"),
     STOCK("stock.lua"),
-    TRANSFER("transfer.lua"),
     SNAPSHOT("snapshot.lua"),
     LOAD("load.lua"),
     SET_MODE("set_mode.lua"),

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** The scripts that move stock without an order: stock.lua, transfer.lua, load.lua, set_mode.lua, snapshot.lua. */
+/** The scripts that move stock without an order: stock.lua, load.lua, set_mode.lua, snapshot.lua. */
 class StockScriptsIT {
 
     private static final long EPOCH = ScriptFixture.EPOCH;
@@ -402,41 +402,6 @@ class StockScriptsIT {
                     assertThat(entry.get(field)).as("outbox field %s of %s", field, entry).matches("-?\\d+");
                 }
             }
-        }
-    }
-
-    @Nested
-    class Transfer {
-        private Reply transfer(SkuId sku, int from, int to, int qty) {
-            return redis.run(Script.TRANSFER, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)),
-                    List.of(Integer.toString(from), Integer.toString(to), Integer.toString(qty), "t-1", "1000", "",
-                            "test", EventIds.next(), EventIds.next()));
-        }
-
-        @Test
-        void movesStockBetweenBucketsAsTwoJournaledEvents() {
-            SkuId sku = ScriptFixture.sku();
-            redis.load(sku, 5, 0);
-
-            assertThat(transfer(sku, 0, 1, 3).status()).isEqualTo("OK");
-
-            assertThat(redis.field(sku, 0, 'a')).isEqualTo(2);
-            assertThat(redis.field(sku, 1, 'a')).isEqualTo(3);
-            assertThat(redis.field(sku, 0, 'j') + redis.field(sku, 1, 'j')).isZero();
-            assertThat(redis.outbox(sku).stream().map(e -> e.get("op")).toList())
-                    .containsExactly("TRANSFER_OUT", "TRANSFER_IN");
-            assertThat(redis.outbox(sku)).allSatisfy(e -> assertThat(e).containsEntry("rq", "t-1"));
-        }
-
-        @Test
-        void refusesMoreThanTheSourceHasAndBadBuckets() {
-            SkuId sku = ScriptFixture.sku();
-            redis.load(sku, 2, 0);
-            assertThat(transfer(sku, 0, 1, 3).status()).isEqualTo("SHORT");
-            assertThat(transfer(sku, 0, 0, 1).status()).isEqualTo("BUCKETS");
-            assertThat(transfer(sku, 0, 5, 1).status()).isEqualTo("BUCKETS");
-            assertThat(redis.outboxLength(sku)).isZero();
-            assertThat(redis.field(sku, 0, 'a')).isEqualTo(2);
         }
     }
 
