@@ -63,8 +63,9 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             }
             ensureRunning(cluster);
             LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());
-            Optional<Duration> drained = reads.awaitDrained();
+            Optional<Duration> drained;
             try (Connection database = cluster.databaseConnection()) {
+                drained = reads.awaitDrained(database);
                 reads.read(database);
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot read the database for the final check", e);
