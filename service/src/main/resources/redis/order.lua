@@ -17,7 +17,8 @@
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
 --            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
---   EXPIRE   -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets>
+--   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets> |
+--            STUCK <state> <lines with buckets> (OPENING or CONFIRMING left by a caller that died)
 --            (the lines with buckets carry the epoch each line was recorded under: the caller checks
 --            them against the epochs that own the SKUs now before it trusts the record)
 --   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
@@ -25,7 +26,8 @@
 --   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
 --            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
---            10 lifetime (s), 11 '1' to overwrite: writes the database's copy of a record the hot
+--            10 lifetime (s), 12 'force' to overwrite even a current record (one left half-way),
+--            11 '1' to overwrite: writes the database's copy of a record the hot
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
@@ -46,7 +48,7 @@ if op == 'RESTORE' then
   -- Overwriting replaces a record made under other epochs; one whose lines all carry the epochs
   -- given now was made (or rewritten) under the current owners by another request meanwhile, and
   -- stands.
-  if st and o[8] and o[8] ~= '' then
+  if st and o[8] and o[8] ~= '' and ARGV[12] ~= 'force' then
     local given = {}
     for sku, epoch in string.gmatch(ARGV[6], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
     local lines, current = 0, true
@@ -141,6 +143,11 @@ if op == 'CONFIRM' then
 end
 
 if op == 'EXPIRE' then
+  -- A record left half-way by a caller that died long ago (3: stale after, ms) cannot decide: the
+  -- caller rewrites it from the database first.
+  if (st == 'OPENING' or st == 'CONFIRMING') and ARGV[3] and now - tonumber(o[7]) > tonumber(ARGV[3]) then
+    return {'STUCK', st, o[8] or ''}
+  end
   if st == 'EXPIRING' or (st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5])) then
     set('EXPIRING')
     return {'GO', o[3], o[8] or ''}

@@ -86,11 +86,13 @@ UPDATE reservation
 SET state = ?, confirmed_at = COALESCE(?, confirmed_at), closed_at = COALESCE(?, closed_at)
 WHERE order_id = ? AND state = ?;
 
+-- Reservations past their TTL after a place (expires_at, order_id), in that order: the sweeper
+-- pages through them, so those it cannot expire now do not hold back the rest.
 -- name: due
-SELECT order_id
+SELECT order_id, expires_at
 FROM reservation
-WHERE state = 'RESERVED' AND expires_at <= ?
-ORDER BY expires_at
+WHERE state = 'RESERVED' AND expires_at <= ? AND (expires_at > ? OR (expires_at = ? AND order_id > ?))
+ORDER BY expires_at, order_id
 LIMIT ?;
 
 -- name: stockRequest

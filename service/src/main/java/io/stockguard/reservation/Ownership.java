@@ -46,7 +46,12 @@ public sealed interface Ownership {
         return getClass().getSimpleName().toUpperCase(Locale.ROOT);
     }
 
-    record Database(long epoch) implements Ownership {
+    /** @param since when the hot store of {@code epoch} was taken over (null: never loaded) */
+    record Database(long epoch, Instant since) implements Ownership {
+        public Database(long epoch) {
+            this(epoch, null);
+        }
+
         public Seller seller() {
             return Seller.DATABASE;
         }
@@ -69,10 +74,19 @@ public sealed interface Ownership {
         return new Database(0);
     }
 
+    /** When the state began, where it keeps it (DRAINING; DATABASE after a take-over), else null. */
+    default Instant since() {
+        return switch (this) {
+            case Draining draining -> draining.since();
+            case Database database -> database.since();
+            case Hot hot -> null;
+        };
+    }
+
     /** Reads a state stored as {@link #state()}, epoch and since. */
     static Ownership of(String state, long epoch, Instant since) {
         return switch (state) {
-            case "DATABASE" -> new Database(epoch);
+            case "DATABASE" -> new Database(epoch, since);
             case "HOT" -> new Hot(epoch);
             case "DRAINING" -> new Draining(epoch, since);
             default -> throw new IllegalArgumentException("no ownership state " + state);
@@ -97,10 +111,16 @@ public sealed interface Ownership {
 
     /**
      * The hot store takes the SKU: only from DATABASE, under a new epoch (a load must never reuse
-     * an epoch whose sequence numbers a lost hot store may have handed out, I5).
+     * an epoch whose sequence numbers a lost hot store may have handed out, I5), and not within
+     * {@code reloadAfter} of a take-over: an instance that cannot reach Redis and one that can would
+     * otherwise pass the SKU back and forth on every request.
      */
-    default Step load() {
+    default Step load(Instant now, Duration reloadAfter) {
         return switch (this) {
+            case Database database when database.since() != null
+                    && now.isBefore(database.since().plus(reloadAfter)) -> new Refused(this,
+                    "taken from the hot store at " + database.since() + "; loaded again from "
+                            + database.since().plus(reloadAfter));
             case Database database -> new Moved(this, new Hot(database.epoch() + 1));
             case Hot hot -> new Unchanged(this);
             case Draining draining -> new Refused(this, "the hot store of epoch " + draining.epoch()
@@ -130,7 +150,7 @@ public sealed interface Ownership {
                     yield new Refused(this, "instances may sell from the hot store of epoch " + draining.epoch()
                             + " until " + settled);
                 }
-                yield journalApplied ? new Moved(this, new Database(draining.epoch()))
+                yield journalApplied ? new Moved(this, new Database(draining.epoch(), draining.since()))
                         : new Refused(this, "the journal of epoch " + draining.epoch() + " is still being applied");
             }
             case Database database -> new Unchanged(this);

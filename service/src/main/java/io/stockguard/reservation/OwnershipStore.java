@@ -29,7 +29,8 @@ public interface OwnershipStore {
      * it; a load that failed or was not answered leaves the SKU with the database (its epoch is
      * used again by the next load). Returns, per known SKU, the state found and whether it loaded.
      */
-    List<Loaded> load(Collection<SkuId> skus, Function<List<HotSource>, Set<SkuId>> intoHotStore);
+    List<Loaded> load(Collection<SkuId> skus, Instant now, Duration reloadAfter,
+            Function<List<HotSource>, Set<SkuId>> intoHotStore);
 
     /** What a load did to one SKU: the state it found, and whether the hot store now owns it. */
     record Loaded(SkuId skuId, Ownership found, boolean loaded) {

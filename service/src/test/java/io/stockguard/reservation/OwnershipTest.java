@@ -17,11 +17,17 @@ class OwnershipTest {
 
     private static final Instant T0 = Instant.parse("2026-11-11T00:00:00Z");
     private static final Duration DELAY = Duration.ofSeconds(4);
+    private static final Duration RELOAD_AFTER = Duration.ofSeconds(2);
 
     static Stream<Arguments> loads() {
         return Stream.of(
                 Arguments.of(new Database(0), "moved", new Hot(1)),
                 Arguments.of(new Database(7), "moved", new Hot(8)),
+                // taken over long enough ago
+                Arguments.of(new Database(7, T0.minus(RELOAD_AFTER)), "moved", new Hot(8)),
+                // taken over a moment ago: not passed back and forth on every request
+                Arguments.of(new Database(7, T0.minus(RELOAD_AFTER).plusMillis(1)), "refused",
+                        new Database(7, T0.minus(RELOAD_AFTER).plusMillis(1))),
                 Arguments.of(new Hot(3), "unchanged", new Hot(3)),
                 Arguments.of(new Draining(3, T0), "refused", new Draining(3, T0)));
     }
@@ -29,7 +35,7 @@ class OwnershipTest {
     @ParameterizedTest(name = "load from {0}: {1}")
     @MethodSource("loads")
     void loadsOnlyFromTheDatabaseUnderANewEpoch(Ownership from, String kind, Ownership after) {
-        assertStep(from.load(), kind, after);
+        assertStep(from.load(T0, RELOAD_AFTER), kind, after);
     }
 
     static Stream<Arguments> takeOvers() {
@@ -49,7 +55,7 @@ class OwnershipTest {
     static Stream<Arguments> drains() {
         return Stream.of(
                 // the delay has passed and the journal is applied: the database sells
-                Arguments.of(new Draining(3, T0), T0.plus(DELAY), true, "moved", new Database(3)),
+                Arguments.of(new Draining(3, T0), T0.plus(DELAY), true, "moved", new Database(3, T0)),
                 // an instance may still sell on what it last knew
                 Arguments.of(new Draining(3, T0), T0.plus(DELAY).minusMillis(1), true, "refused", new Draining(3, T0)),
                 // the journal has not caught up
@@ -89,6 +95,7 @@ class OwnershipTest {
     static Stream<Arguments> stored() {
         return Stream.of(
                 Arguments.of(new Database(5), Ownership.Seller.DATABASE),
+                Arguments.of(new Database(5, T0), Ownership.Seller.DATABASE),
                 Arguments.of(new Hot(5), Ownership.Seller.HOT),
                 Arguments.of(new Draining(5, T0), Ownership.Seller.NOBODY));
     }
@@ -96,8 +103,7 @@ class OwnershipTest {
     @ParameterizedTest(name = "{0} is stored and read back; sold by {1}")
     @MethodSource("stored")
     void isStoredByNameAndSaysWhoSells(Ownership state, Ownership.Seller seller) {
-        Instant since = state instanceof Draining draining ? draining.since() : null;
-        assertThat(Ownership.of(state.state(), state.epoch(), since)).isEqualTo(state);
+        assertThat(Ownership.of(state.state(), state.epoch(), state.since())).isEqualTo(state);
         assertThat(state.seller()).isEqualTo(seller);
     }
 

@@ -84,10 +84,10 @@ class JdbcLedgerConfiguration {
      */
     @Bean
     EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect, Journal journal, TierProperties tier) {
+            SqlDialect dialect, Journal journal, JournalProgress progress) {
         ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
         return new JournalApplier(transactions, new AppliedRows(jdbc, ledgerStatements, dialect, reservations),
-                new BucketRows(jdbc, ledgerStatements), journal, tier.journal() == TierProperties.Journal.KAFKA);
+                new BucketRows(jdbc, ledgerStatements), journal, progress.behind());
     }
 
     @Bean

@@ -50,7 +50,8 @@ final class JdbcOwnership implements OwnershipStore {
     }
 
     @Override
-    public List<Loaded> load(Collection<SkuId> skus, Function<List<HotSource>, Set<SkuId>> intoHotStore) {
+    public List<Loaded> load(Collection<SkuId> skus, Instant now, Duration reloadAfter,
+            Function<List<HotSource>, Set<SkuId>> intoHotStore) {
         return transactions.execute(status -> {
             List<Loaded> outcomes = new ArrayList<>();
             List<HotSource> sources = new ArrayList<>();
@@ -62,7 +63,7 @@ final class JdbcOwnership implements OwnershipStore {
                     continue;
                 }
                 found.put(sku, state.get());
-                if (state.get().load() instanceof Ownership.Moved moved) {
+                if (state.get().load(now, reloadAfter) instanceof Ownership.Moved moved) {
                     sources.add(source(sku, moved.to().epoch()));
                 }
             }
@@ -177,7 +178,7 @@ final class JdbcOwnership implements OwnershipStore {
     }
 
     private void write(SkuId sku, Ownership state, long seq) {
-        Instant since = state instanceof Ownership.Draining draining ? draining.since() : null;
+        Instant since = state.since();
         jdbc.update(sql.get("setOwnership"), state.state(), state.epoch(), Timestamps.parameter(since, dialect), seq,
                 sku.value());
     }

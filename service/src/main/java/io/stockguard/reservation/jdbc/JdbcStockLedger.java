@@ -304,8 +304,8 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     @Override
-    public List<OrderId> dueForExpiry(Instant now, int limit) {
-        return reservations.due(now, limit);
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return reservations.due(now, after, limit);
     }
 
     @Override

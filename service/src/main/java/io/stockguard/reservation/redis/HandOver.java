@@ -39,6 +39,7 @@ final class HandOver extends PeriodicWork {
     private final JournalProgress journal;
     private final Duration delay;
     private final Duration journalWaitMax;
+    private final Duration reloadAfter;
     private final Clock clock;
     private final Counter takeovers;
     private final Counter loads;
@@ -48,8 +49,9 @@ final class HandOver extends PeriodicWork {
      *     it last knew: zero with the synchronous journal (the database refuses such a sale itself)
      */
     HandOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress journal, Duration delay,
-            Duration journalWaitMax, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
+            Duration journalWaitMax, Duration reloadAfter, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
         super(scheduler, WORK_INTERVAL);
+        this.reloadAfter = reloadAfter;
         this.store = store;
         this.view = view;
         this.loader = loader;
@@ -73,7 +75,7 @@ final class HandOver extends PeriodicWork {
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;
         }
-        List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), sources -> {
+        List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), clock.instant(), reloadAfter, sources -> {
             OwnershipStore.HotSource source = sources.getFirst();
             if (loader.load(source) == HotStockLoader.Loaded.LOADED) {
                 return Set.of(sku);

@@ -50,7 +50,7 @@ final class HotOrders {
     }
 
     Reply expire(OrderId order, Instant now) {
-        return call(order, "EXPIRE", now);
+        return call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis()));
     }
 
     Reply finish(OrderId order, ReservationState state, Instant now) {
@@ -66,11 +66,16 @@ final class HotOrders {
      * store's, with {@code overwrite}, when the database served the order meanwhile.
      */
     Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now) {
+        return restore(view, epochs, now, false);
+    }
+
+    /** @param force overwrite even a record of the current epochs (one a caller that died left half-way) */
+    Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now, boolean force) {
         List<StockLine> lines = view.lines().stream().map(l -> new StockLine(l.skuId(), l.qty())).toList();
         return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : "restored",
                 encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
                 millis(view.expiresAt()), nullToEmpty(view.traceId()),
-                Long.toString(properties.lineLifetime().toSeconds()), "1");
+                Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "");
     }
 
     /**

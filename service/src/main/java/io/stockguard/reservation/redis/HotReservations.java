@@ -18,10 +18,12 @@ import io.stockguard.stock.StockLine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,21 +94,21 @@ final class HotReservations {
             default -> throw opened.unexpected("order.lua OPEN");
         }
         List<HotLines.Change> held = new ArrayList<>();
-        int[] resumed = {0};
+        Set<SkuId> resumed = new HashSet<>();
         for (StockLine line : command.linesInLockOrder()) {
             Refusal refusal;
             try {
                 refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed);
             } catch (StaleOwner stale) {
-                abandon(order, held, command.caller(), now, epochs, started);
+                abandon(order, held, command.caller(), now, epochs, started, resumed);
                 throw stale;
             }
             if (refusal != null) {
-                return abandon(order, held, command.caller(), now, epochs, started) ? refusal
+                return abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
                         : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
-        return journalAndClose(command, held, resumed[0], now, holdEnds, epochs, started);
+        return journalAndClose(command, held, resumed, now, holdEnds, epochs, started);
     }
 
     /**
@@ -139,7 +141,7 @@ final class HotReservations {
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
     private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
-            List<HotLines.Change> held, int[] resumed) {
+            List<HotLines.Change> held, Set<SkuId> resumed) {
         OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
@@ -158,7 +160,7 @@ final class HotReservations {
                     // An attempt of this order that died reserved the line under this epoch; what of
                     // it is still in the outbox (perhaps never journaled) is journaled with the rest.
                     held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
-                    resumed[0]++;
+                    resumed.add(line.skuId());
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
@@ -183,7 +185,7 @@ final class HotReservations {
     }
 
     /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */
-    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, int resumed,
+    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
             Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
         OrderId order = command.orderId();
         List<StockEvent> events = new ArrayList<>();
@@ -205,7 +207,7 @@ final class HotReservations {
                 return new Refusal.Unavailable(true, "the journal failed while committing");
             }
             log.warn("journal of order {} unavailable; its reservation is undone", order, e);
-            return abandon(order, held, command.caller(), now, epochs, started)
+            return abandon(order, held, command.caller(), now, epochs, started, resumed)
                     ? new Refusal.Unavailable(false, "the journal is unavailable")
                     : new Refusal.Unavailable(true, "the journal is unavailable and the undo came too late");
         }
@@ -228,7 +230,7 @@ final class HotReservations {
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         // Every line reserved by an earlier attempt (this one only finished it): answered as the
         // replay it is, whether or not that attempt's answer reached the caller.
-        boolean replayed = held.size() == resumed;
+        boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
                 command.commit() ? now : null, null, trace), replayed);
     }
@@ -321,19 +323,31 @@ final class HotReservations {
      * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid.
      */
     private boolean abandon(OrderId order, List<HotLines.Change> held, Caller caller, Instant now,
-            Map<SkuId, Long> epochs, long started) {
+            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed) {
         if (System.nanoTime() - started > properties.outbox().minimumAge().dividedBy(2).toNanos()) {
             log.warn("order {}: too late to undo its reservation safely; left for the outbox sweeper", order);
             return false;
         }
         for (HotLines.Change change : held) {
-            undoLine(order, change, caller, now, epochs.get(change.skuId()));
+            undoLine(order, change, caller, now, epochs.get(change.skuId()), resumed);
         }
         orders.abort(order, now);
         return true;
     }
 
-    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
+    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch,
+            Set<SkuId> resumed) {
+        if (resumed.contains(change.skuId())) {
+            // Reserved by an attempt that died, long enough ago for the sweeper to be journaling what
+            // it left: never undone as if it had not happened, but journaled (a duplicate at worst)
+            // and then cancelled, so it does not hold stock for an order nobody completes.
+            if (!change.events().isEmpty()) {
+                journal.record(change.events());
+                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
+            }
+            cancelLine(order, change, caller, now, epoch);
+            return;
+        }
         if (change.entryIds().isEmpty()) {
             return;
         }

@@ -112,6 +112,12 @@ final class HotSettlements {
     /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
     boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
         Reply decided = decide(order, () -> orders.expire(order, now), epochs, "GO", "SKIP");
+        if (decided.is("STUCK")) {
+            // Left half-way by a caller that died: the database (which the sweeper has brought up to
+            // date with whatever that caller left in the outbox) says what the order is.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L), true);
+            decided = orders.expire(order, now);
+        }
         if (!decided.is("GO")) {
             return false;
         }

@@ -97,6 +97,11 @@ final class HotStockLoader {
      * was ever acknowledged from an older epoch).
      */
     Optional<ReservationView> rewriteOrder(OrderId order, ToLongFunction<SkuId> epochs) {
+        return rewriteOrder(order, epochs, false);
+    }
+
+    /** As {@link #rewriteOrder(OrderId, ToLongFunction)}, overwriting even a record left half-way under the current epochs. */
+    Optional<ReservationView> rewriteOrder(OrderId order, ToLongFunction<SkuId> epochs, boolean force) {
         Optional<ReservationView> view = database.order(order);
         if (view.isEmpty()) {
             Reply record = orders.get(order, clock.instant());
@@ -109,7 +114,7 @@ final class HotStockLoader {
         }
         Map<SkuId, Long> stamped = new LinkedHashMap<>();
         view.get().lines().forEach(line -> stamped.put(line.skuId(), epochs.applyAsLong(line.skuId())));
-        orders.restore(view.get(), stamped, clock.instant());
+        orders.restore(view.get(), stamped, clock.instant(), force);
         for (var line : view.get().lines()) {
             restoreLine(line.skuId(), order, stamped.get(line.skuId()), HotLines.record(view.get().state().name(),
                     line.bucket(), line.qty(), stamped.get(line.skuId())));

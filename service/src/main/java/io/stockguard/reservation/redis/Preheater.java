@@ -110,7 +110,8 @@ final class Preheater {
      * {@link OwnershipStore#load}). SKUs the hot store owns already are left as they are.
      */
     private void loadBatch(List<SkuId> page) {
-        List<OwnershipStore.Loaded> outcomes = owners.load(page, sources -> {
+        // An operator's preheat loads SKUs taken over a moment ago too: it is asked for, not automatic.
+        List<OwnershipStore.Loaded> outcomes = owners.load(page, clock.instant(), Duration.ZERO, sources -> {
             List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
             sources.forEach(source -> sent.add(loader.send(source)));
             java.util.Set<SkuId> loaded = new java.util.HashSet<>();

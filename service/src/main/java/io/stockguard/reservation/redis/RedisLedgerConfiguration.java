@@ -91,9 +91,8 @@ class RedisLedgerConfiguration {
     HandOver handOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress progress,
             RedisProperties properties, TierProperties tier, Clock clock, MeterRegistry meters,
             TaskScheduler scheduler) {
-        boolean kafka = tier.journal() == TierProperties.Journal.KAFKA;
-        return new HandOver(store, view, loader, progress, kafka ? properties.takeover().delay() : Duration.ZERO,
-                properties.takeover().waitMax(), clock, meters, scheduler);
+        return new HandOver(store, view, loader, progress, progress.behind() ? properties.takeover().delay() : Duration.ZERO,
+                properties.takeover().waitMax(), properties.takeover().reloadAfter(), clock, meters, scheduler);
     }
 
     @Bean
@@ -108,7 +107,7 @@ class RedisLedgerConfiguration {
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);
         return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
-                handOver, redis, meters, clock, tier.journal() == TierProperties.Journal.KAFKA, progress);
+                handOver, redis, meters, clock, progress.behind(), progress);
     }
 
     @Bean

@@ -118,8 +118,8 @@ final class RedisStockLedger implements StockLedger {
     }
 
     @Override
-    public List<OrderId> dueForExpiry(Instant now, int limit) {
-        return database.dueForExpiry(now, limit);
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return database.dueForExpiry(now, after, limit);
     }
 
     /**

@@ -39,7 +39,7 @@ final class ScriptFixture implements AutoCloseable {
                 new RedisProperties.Breaker(50, 20, Duration.ofSeconds(3)),
                 new RedisProperties.Outbox(Duration.ofSeconds(1), Duration.ofSeconds(10), 500),
                 new RedisProperties.Preheat(200, Duration.ofMillis(50), Duration.ofSeconds(5)),
-                new RedisProperties.Takeover(Duration.ofSeconds(4), Duration.ofSeconds(2)));
+                new RedisProperties.Takeover(Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(2)));
     }
 
     static SkuId sku() {
