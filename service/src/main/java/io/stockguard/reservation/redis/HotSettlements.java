@@ -66,7 +66,7 @@ final class HotSettlements {
         List<HotLines.Change> changes = new ArrayList<>();
         boolean madeNow = false;
         for (StockLine line : HotOrders.decode(decided.string(1))) {
-            long epoch = epochs.get(line.skuId());
+            long epoch = epochOf(epochs, line.skuId());
             Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
                     epoch));
             if (reply.is("OK")) {
@@ -178,7 +178,7 @@ final class HotSettlements {
             Instant now, Map<SkuId, Long> epochs) {
         List<HotLines.Change> changes = new ArrayList<>();
         for (StockLine line : HotOrders.decode(encodedLines)) {
-            long epoch = epochs.get(line.skuId());
+            long epoch = epochOf(epochs, line.skuId());
             Reply reply = onLine(order, line.skuId(), epoch, () -> lines.release(order, line.skuId(), how, now, caller,
                     epoch, List.of()));
             if (reply.is("OK")) {
@@ -254,6 +254,22 @@ final class HotSettlements {
                 log.debug("outbox entries of {} stay; the sweeper finds them applied", change.skuId(), e);
             }
         }
+    }
+
+    /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */
+    List<SkuId> askedSkus(OrderId order, Instant now) {
+        Reply found = orders.get(order, now);
+        return found.is("FOUND") ? HotOrders.decode(found.string(3)).stream().map(StockLine::skuId).distinct().toList()
+                : List.of();
+    }
+
+    /** The epoch that owns a line's SKU, as the router found it; a SKU it did not route is an owner unknown. */
+    private static long epochOf(Map<SkuId, Long> epochs, SkuId sku) {
+        Long epoch = epochs.get(sku);
+        if (epoch == null) {
+            throw new StaleOwner(sku, -1, "the order's record names a SKU the request was not routed for");
+        }
+        return epoch;
     }
 
     /** The order as the hot store has it, or empty when the hot store has no record of it. */

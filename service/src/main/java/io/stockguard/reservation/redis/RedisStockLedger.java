@@ -321,9 +321,22 @@ final class RedisStockLedger implements StockLedger {
         return outcome;
     }
 
+    /**
+     * The SKUs an order's settlement touches: from its reservation as the tier reads it, or, when
+     * neither store has it closed yet, the lines the hot store's record of it asked for (a
+     * reservation still being made, that a cancel must meet on its SKUs).
+     */
     private List<SkuId> skusOf(OrderId orderId) {
-        return reservation(orderId).map(v -> v.lines().stream().map(ReservedLine::skuId).toList())
+        List<SkuId> known = reservation(orderId).map(v -> v.lines().stream().map(ReservedLine::skuId).toList())
                 .orElse(List.of());
+        if (!known.isEmpty() || !redis.usable()) {
+            return known;
+        }
+        try {
+            return settlements.askedSkus(orderId, now());
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return known;
+        }
     }
 
     private Instant now() {

@@ -112,8 +112,9 @@ class HotStoreOwnershipIT {
 
         @Test
         void hypothesis1AdjustDownMidSale() throws Exception {
+            double before = takeovers(service);
             adjustDownMidSaleLosesNoAcknowledgedReservation(service);
-            assertThat(takeovers(service)).as("no hand-over was needed for the adjustment").isZero();
+            assertThat(takeovers(service)).as("no hand-over was needed for the adjustment").isEqualTo(before);
         }
 
         @Test
@@ -187,13 +188,14 @@ class HotStoreOwnershipIT {
             }
             pool.shutdown();
 
-            long reserved = LedgerChecks.totals(service.jdbc(), sku).reserved();
             assertThat(LedgerChecks.totals(service.jdbc(), sku).total()).as("100 + every acknowledged restock, once")
                     .isEqualTo(100 + restocked.get());
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
-            client.reserve(Ids.order("last"), new StockGuardClient.Line(sku, 1));
-            hot.awaitMatchesDatabase(service.jdbc(), sku);
-            assertThat(reserved).isPositive();
+            // The last hand-over is loaded back by the first request after its reload-after.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                client.reserve(Ids.order("last"), new StockGuardClient.Line(sku, 1));
+                return hot.matchesDatabase(service.jdbc(), sku);
+            });
         }
 
         @Test

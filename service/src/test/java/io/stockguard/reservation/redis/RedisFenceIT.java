@@ -65,9 +65,9 @@ class RedisFenceIT {
     }
 
     /**
-     * Two instances share the database; one cannot reach Redis and sells from the database, the
-     * other sells from Redis. Together they sell exactly the supply: every sale of the Redis
-     * instance that raced a takeover was fenced and made again on the database path.
+     * Two instances share the database; one cannot reach Redis, the other can. The SKU changes
+     * hands between them (the one cut off takes it over, the other loads it back after the
+     * reload-after), and together they sell exactly the supply: never both at once.
      */
     @Test
     void anInstanceCutOffFromRedisAndOneOnRedisTogetherSellExactlyTheSupply() throws Exception {
@@ -120,8 +120,11 @@ class RedisFenceIT {
 
             System.out.printf("split sale: %d sold, other answers %s%n", sold.get(), others);
             assertThat(sold).as("sold: the whole supply, and not one unit more").hasValue(supply);
+            // The instance cut off from Redis learns it call by call until its breaker opens (each call
+            // answered "outcome unknown, retry" after the command timeout), and again at each probe of
+            // the half-open breaker: a few percent at most, never a wrong answer.
             assertThat(unexpected.get()).as("answers other than sold or sold out: %s", others)
-                    .isLessThanOrEqualTo(supply / 100);
+                    .isLessThanOrEqualTo(supply * 3 / 100);
             LedgerChecks.assertNoOversell(onRedis.jdbc(), sku, supply);
             LedgerChecks.assertCountersMatchJournal(onRedis.jdbc(), sku);
             assertThat(onRedis.jdbc().queryForObject("SELECT COUNT(*) FROM reservation_line WHERE sku_id = ?",
