@@ -71,6 +71,18 @@ final class HandOver extends PeriodicWork {
      * store's only if Redis took it: a Redis failure leaves it with the database (and is thrown).
      */
     Optional<Ownership> ensureHot(SkuId sku) {
+        return ensureHot(sku, reloadAfter);
+    }
+
+    /**
+     * As {@link #ensureHot(SkuId)}, for an operator who asked for the hot store now: a rebuild is
+     * not held back by the reload-after of the take-over it just made itself.
+     */
+    Optional<Ownership> ensureHotNow(SkuId sku) {
+        return ensureHot(sku, Duration.ZERO);
+    }
+
+    private Optional<Ownership> ensureHot(SkuId sku, Duration reloadAfter) {
         Optional<Ownership> known = view.get(sku);
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;

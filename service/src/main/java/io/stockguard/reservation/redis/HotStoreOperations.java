@@ -64,7 +64,7 @@ final class HotStoreOperations implements HotStore {
         boolean rebuilt = false;
         if (drained.isPresent() && drained.get() instanceof Ownership.Database) {
             try {
-                rebuilt = handOver.ensureHot(sku).orElse(null) instanceof Ownership.Hot;
+                rebuilt = handOver.ensureHotNow(sku).orElse(null) instanceof Ownership.Hot;
             } catch (RedisGateway.HotStoreUnavailable e) {
                 rebuilt = false;
             }

@@ -110,6 +110,28 @@ final class RedisGateway implements AutoCloseable {
         return breaker.getState() != CircuitBreaker.State.OPEN && breaker.getState() != CircuitBreaker.State.FORCED_OPEN;
     }
 
+    /**
+     * Whether a request should be sent to Redis now: the breaker lets it, and there is an open
+     * connection (one is made now if none was yet). A request routed elsewhere on this answer left
+     * nothing behind in Redis, so it may be served by the database at once; a Redis that fails
+     * after this answer leaves an outcome unknown instead.
+     */
+    boolean reachable() {
+        if (!usable()) {
+            return false;
+        }
+        StatefulConnection<String, String> made = connection;
+        if (made != null) {
+            return made.isOpen();
+        }
+        try {
+            call(this::commands);
+            return true;
+        } catch (HotStoreUnavailable e) {
+            return false;
+        }
+    }
+
     boolean isCluster() {
         return cluster;
     }

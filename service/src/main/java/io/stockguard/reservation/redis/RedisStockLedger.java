@@ -269,7 +269,7 @@ final class RedisStockLedger implements StockLedger {
     }
 
     private Route route(List<SkuId> skus) {
-        boolean redisUp = redis.usable();
+        boolean redisUp = redis.reachable();
         if (skus.isEmpty()) {
             // An order nobody knows (a cancel before its reserve): the hot store keeps the
             // tombstone where a later reservation looks first, and the database a copy of it.
