@@ -67,6 +67,7 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             try (Connection database = cluster.databaseConnection()) {
                 drained = reads.awaitDrained(database);
                 reads.read(database);
+                reads.dumpDatabase(database);
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot read the database for the final check", e);
             }

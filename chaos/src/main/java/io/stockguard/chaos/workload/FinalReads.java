@@ -199,9 +199,6 @@ public final class FinalReads {
                 failure = "hot store: " + hot.status() + " " + hot.error();
             }
         }
-        if (hotStore && differs(numbers)) {
-            dumpJournal(sku, database);
-        }
         Op.Type type = failure == null ? Op.Type.OK : Op.Type.INFO;
         String detail = failure;
         history.complete(invoked, type, op -> op.withAnswer(failure(detail), null, null, null, null, null, numbers,
@@ -231,30 +228,40 @@ public final class FinalReads {
                 !e.getValue().equals(numbers.get(Op.Final.DB_PREFIX + e.getKey().substring(Op.Final.HOT_PREFIX.length()))));
     }
 
+    /** The tables a person reads to find what became of an order or a change, in the order they read them. */
+    private static final List<String> DUMPED = List.of("sku", "stock_bucket", "reservation", "reservation_line",
+            "stock_event", "pending_event", "anomaly", "dead_letter");
+    /** Rows per table at most: a run makes some 10^5 events, and a dump must not fill the disk. */
+    private static final int DUMP_ROWS_MAX = 1_000_000;
+
     /**
-     * The database's journal of a SKU whose stores disagree at the end, written beside the history
-     * ({@code journal-<sku>.tsv}): the first thing a person looks at to find which change one store
-     * has and the other has not.
+     * The database's ledger at the end, written beside the history ({@code db-<table>.tsv}): what a
+     * person reads to find which change one store has and the other has not, after the database
+     * itself is gone with the cluster.
      */
-    private void dumpJournal(String sku, Connection database) {
+    public void dumpDatabase(Connection database) {
         if (journalFolder == null) {
             return;
         }
-        StringBuilder text = new StringBuilder("id\tevent\tbucket\top\torder\trequest\tqty\tda\tdr\tds\tepoch\tseq\tat\n");
-        try (PreparedStatement select = database.prepareStatement("SELECT id, event_id, bucket, op, order_id, "
-                + "request_id, qty, delta_available, delta_reserved, delta_sold, epoch, bucket_seq, occurred_at "
-                + "FROM stock_event WHERE sku_id = ? ORDER BY id")) {
-            select.setString(1, sku);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    for (int c = 1; c <= 13; c++) {
-                        text.append(rows.getString(c)).append(c == 13 ? '\n' : '\t');
+        for (String table : DUMPED) {
+            try (PreparedStatement select = database.prepareStatement("SELECT * FROM " + table + " ORDER BY 1")) {
+                select.setMaxRows(DUMP_ROWS_MAX);
+                StringBuilder text = new StringBuilder();
+                try (ResultSet rows = select.executeQuery()) {
+                    int columns = rows.getMetaData().getColumnCount();
+                    for (int c = 1; c <= columns; c++) {
+                        text.append(rows.getMetaData().getColumnName(c)).append(c == columns ? '\n' : '\t');
+                    }
+                    while (rows.next()) {
+                        for (int c = 1; c <= columns; c++) {
+                            text.append(rows.getString(c)).append(c == columns ? '\n' : '\t');
+                        }
                     }
                 }
+                java.nio.file.Files.writeString(journalFolder.resolve("db-" + table + ".tsv"), text);
+            } catch (SQLException | java.io.IOException e) {
+                System.err.println("chaos: could not dump table " + table + ": " + e);
             }
-            java.nio.file.Files.writeString(journalFolder.resolve("journal-" + sku + ".tsv"), text);
-        } catch (SQLException | java.io.IOException e) {
-            System.err.println("chaos: could not dump the journal of " + sku + ": " + e);
         }
     }
 
