@@ -16,7 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The in-memory decisions of one application of journaled events: which events apply, which wait,
@@ -58,19 +60,14 @@ final class ApplyPlan {
     private final Map<OrderId, ReservationRows.Header> headers;
     private final Map<OrderId, Map<SkuId, ReservedLine>> lines;
     private final Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder;
-    private final Set<String> known;
-    private final Set<String> appliedOrderOps;
-    private final Map<Stamp, String> stampOwners;
     private final Map<SkuId, BucketSet> sets;
-    private final Map<SkuId, Ownership> owners;
-    private final boolean journalBehind;
-    /**
-     * Orders this plan refuses whole, each with the refusal an earlier pass gave one of its changes:
-     * the synchronous journal applies an order's changes all or none.
-     */
-    private final Map<OrderId, EventOutcome.Rejected> refusedOrders;
 
-    private final Set<String> seen = new HashSet<>();
+    private final EventIdempotency duplicates;
+    private final AllOrNothing wholeOrders;
+    private final OwnerFence fence;
+    private final StampClaims stamps;
+    private final OperationOnce operations;
+
     private final Set<String> refusedTransfers = new HashSet<>();
     private final List<StockEvent> applied = new ArrayList<>();
     private final Map<OrderId, ReservationRows.Header> newHeaders = new LinkedHashMap<>();
@@ -80,15 +77,12 @@ final class ApplyPlan {
     private final List<String> released = new ArrayList<>();
     private final List<Anomaly> anomalies = new ArrayList<>();
     private final Map<String, Stamp> highestStamps = new HashMap<>();
-    private final Set<OrderId> fencedOrders = new HashSet<>();
 
     ApplyPlan(boolean strict, Map<OrderId, ReservationRows.Header> headers,
             Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder,
             Set<String> known, Set<String> appliedOrderOps, Map<Stamp, String> stampOwners,
             Map<SkuId, BucketSet> sets, Map<SkuId, Ownership> owners, boolean journalBehind,
             Map<OrderId, EventOutcome.Rejected> refusedOrders) {
-        this.journalBehind = journalBehind;
-        this.refusedOrders = Map.copyOf(refusedOrders);
         this.strict = strict;
         this.headers = new HashMap<>(headers);
         this.lines = new HashMap<>();
@@ -99,77 +93,64 @@ final class ApplyPlan {
             bySku.forEach((sku, events) -> copy.put(sku, new ArrayList<>(events)));
             this.waitingForOrder.put(order, copy);
         });
-        this.known = known;
-        this.appliedOrderOps = new HashSet<>(appliedOrderOps);
-        waitingForOrder.values().forEach(bySku -> bySku.values().forEach(events -> events.forEach(e ->
-                this.appliedOrderOps.add(orderOp(e)))));
-        this.stampOwners = new HashMap<>(stampOwners);
         this.sets = sets;
-        this.owners = owners;
+        duplicates = new EventIdempotency(known);
+        wholeOrders = new AllOrNothing(refusedOrders);
+        fence = new OwnerFence(owners, journalBehind);
+        stamps = new StampClaims(stampOwners);
+        operations = new OperationOnce(appliedOrderOps, waitingForOrder);
     }
 
     /**
      * Marks the orders of the batch with a change the hot store had no right to make: all of the
-     * order's changes in the batch are then refused together, so that it can be made again, whole,
-     * by the SKU's owner.
+     * order's changes in the batch are then refused together.
      */
     void fence(List<StockEvent> events) {
-        for (StockEvent event : events) {
-            if (event.orderId() != null && fenced(event)) {
-                fencedOrders.add(event.orderId());
-            }
-        }
+        fence.fence(events);
     }
 
     /**
-     * A change journaled by a hot store whose epoch does not own the SKU (see
-     * {@link Ownership#acceptsHotChange}): never acknowledged, so refused. A change the database
-     * path made (no epoch) is its own.
+     * Decides an event handed in now. The stamp is claimed before the operation: a hot store that
+     * lost writes reissues their stamps, and a client's retry of the lost operation must not hide
+     * that as a mere repeat (I5).
      */
-    private boolean fenced(StockEvent event) {
-        if (event.epoch() == null) {
-            return false;
-        }
-        Ownership owner = owners.get(event.skuId());
-        return owner != null && !owner.acceptsHotChange(event.epoch(), journalBehind);
+    EventOutcome decide(StockEvent event) {
+        BucketSet set = sets.get(event.skuId());
+        return ruling(event,
+                () -> duplicates.judge(event),
+                () -> wholeOrders.judge(event),
+                () -> fence.judge(event),
+                () -> stamps.claim(event),
+                () -> operations.claim(event),
+                () -> KnownSku.judge(set))
+                .orElseGet(() -> body(event, set, false));
     }
 
-    /** Decides an event handed in now. */
-    EventOutcome decide(StockEvent event) {
-        if (known.contains(event.eventId()) || !seen.add(event.eventId())) {
-            return EventOutcome.Settled.DUPLICATE;
-        }
-        if (event.orderId() != null && refusedOrders.containsKey(event.orderId())) {
-            return refusedOrders.get(event.orderId());
-        }
-        if (fenced(event)) {
-            return reject(EventOutcome.Reason.FENCED, event, "the hot store of epoch " + event.epoch()
-                    + " does not own the SKU (it is " + owners.get(event.skuId()) + ")", true);
-        }
-        if (event.orderId() != null && fencedOrders.contains(event.orderId())) {
-            return reject(EventOutcome.Reason.FENCED, event, "another line of its order was fenced", false);
-        }
-        // The stamp first: a hot store that lost writes reissues their stamps, and a client's retry
-        // of the lost operation must not hide that as a mere repeat (I5).
-        if (event.epoch() != null) {
-            Stamp stamp = Stamp.of(event);
-            String owner = stampOwners.putIfAbsent(stamp, event.eventId());
-            if (owner != null && !owner.equals(event.eventId())) {
-                return reject(EventOutcome.Reason.REGRESSION, event, "stamp " + stamp.epoch() + "/" + stamp.sequence()
-                        + " already belongs to event " + owner + ": the hot store lost writes", true);
+    /**
+     * Asks the rules in their order, up to the first that stops the event, and records what its
+     * verdict does; a rule after it never sees the event, so its claims stay free. Empty when every
+     * rule lets the event through.
+     */
+    @SafeVarargs
+    private Optional<EventOutcome> ruling(StockEvent event, Supplier<Verdict>... rules) {
+        for (Supplier<Verdict> rule : rules) {
+            switch (rule.get()) {
+                case Verdict.Pass pass -> {
+                }
+                case Verdict.Flag flag -> anomaly(flag.kind().name(), event, flag.detail());
+                case Verdict.Refuse refuse -> {
+                    return Optional.of(reject(refuse.reason(), event, refuse.detail(), true));
+                }
+                case Verdict.Answer answer -> {
+                    return Optional.of(answer.outcome());
+                }
+                case Verdict.Wait wait -> {
+                    newWaits.put(event.eventId(), new Wait(event, wait.reason()));
+                    return Optional.of(EventOutcome.Settled.DEFERRED);
+                }
             }
         }
-        if (event.orderId() != null && !appliedOrderOps.add(orderOp(event))) {
-            // The same business operation was applied by another path (the database ledger
-            // before the hot store owned the SKU, say): applying it again would count it twice (I3).
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event,
-                    "this operation of the order was already applied", true);
-        }
-        BucketSet set = sets.get(event.skuId());
-        if (set == null) {
-            return reject(EventOutcome.Reason.UNKNOWN_SKU, event, "no such SKU in the database", true);
-        }
-        return body(event, set, false);
+        return Optional.empty();
     }
 
     /**
@@ -207,8 +188,9 @@ final class ApplyPlan {
 
     private EventOutcome reserve(StockEvent event, BucketSet set, boolean retry) {
         OrderId order = event.orderId();
-        if (line(order, event.skuId()) != null) {
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event, "a second reservation of the same line", true);
+        Optional<EventOutcome> stopped = ruling(event, () -> OperationOnce.reserveOnce(line(order, event.skuId())));
+        if (stopped.isPresent()) {
+            return stopped.get();
         }
         if (strict && !retry && !set.sells()) {
             return new EventOutcome.Rejected(EventOutcome.Reason.SKU_FROZEN, "SKU " + event.skuId() + " is frozen");
@@ -378,10 +360,6 @@ final class ApplyPlan {
 
     private ReservedLine line(OrderId order, SkuId sku) {
         return lines.getOrDefault(order, Map.of()).get(sku);
-    }
-
-    private static String orderOp(StockEvent event) {
-        return event.orderId().value() + "|" + event.skuId().value() + "|" + event.op().name();
     }
 
     private EventOutcome reject(EventOutcome.Reason reason, StockEvent event, String detail, boolean anomaly) {
