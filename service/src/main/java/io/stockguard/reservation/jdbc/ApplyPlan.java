@@ -29,6 +29,10 @@ import java.util.function.Supplier;
  * counters while the hot store's R - J still equals the database's D - A, so that only changes
  * preceding it in the hot bucket are missing (it waits for its BUCKET). A change that does not fit
  * and whose R - J differs from D - A comes from a hot store that drifted: it is refused.
+ *
+ * <p>Each rule has its own class and returns its {@link Verdict} as a value; the plan asks them in
+ * their order and is the one place that records what a verdict does, so that a rule can be tested
+ * on its own and the plan's outputs have one writer.
  */
 final class ApplyPlan {
 
