@@ -96,34 +96,14 @@ final class JournalApplier implements EventApplier {
                 outcomes.add(plan.decide(event));
             }
             retryWaiting(plan, waiting, events, outcomes);
-            Map<OrderId, EventOutcome.Rejected> split = strict ? partlyRefused(events, outcomes, refusedOrders)
-                    : Map.of();
+            Map<OrderId, EventOutcome.Rejected> split = strict
+                    ? AllOrNothing.partlyRefused(events, outcomes, refusedOrders) : Map.of();
             if (split.isEmpty()) {
                 write(plan);
                 return outcomes;
             }
             refusedOrders.putAll(split);
         }
-    }
-
-    /** Orders some of whose changes were refused while others were not, with the first refusal of each. */
-    private static Map<OrderId, EventOutcome.Rejected> partlyRefused(List<StockEvent> events,
-            List<EventOutcome> outcomes, Map<OrderId, EventOutcome.Rejected> already) {
-        Map<OrderId, EventOutcome.Rejected> refused = new java.util.LinkedHashMap<>();
-        Set<OrderId> accepted = new java.util.HashSet<>();
-        for (int i = 0; i < events.size(); i++) {
-            OrderId order = events.get(i).orderId();
-            if (order == null || already.containsKey(order)) {
-                continue;
-            }
-            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
-                refused.putIfAbsent(order, rejected);
-            } else if (outcomes.get(i) != EventOutcome.Settled.DUPLICATE) {
-                accepted.add(order);
-            }
-        }
-        refused.keySet().retainAll(accepted);
-        return refused;
     }
 
     /**
