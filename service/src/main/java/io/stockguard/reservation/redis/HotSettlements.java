@@ -145,12 +145,24 @@ final class HotSettlements {
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             return decision.get();
         }
-        boolean stale = List.of(stamped).contains(decided.status()) && !current(decided, epochs);
+        boolean recorded = List.of(stamped).contains(decided.status());
+        boolean stale = recorded && !current(decided, epochs);
+        if (recorded && !stale && noLineRecorded(decided)) {
+            // No line of it was reserved here: a reservation still opening, one an attempt that died
+            // left behind, or a tombstone. If the database has the order, it was made (and maybe
+            // settled) on the database path since, and this record is not the truth of it.
+            Optional<ReservationView> known = loader.order(order);
+            stale = known.isPresent() && !known.get().isTombstone();
+        }
         if (!decided.is("NONE") && !stale) {
             return decided;
         }
         Optional<ReservationView> known = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
         return known.isPresent() ? decision.get() : decided;
+    }
+
+    private static boolean noLineRecorded(Reply decided) {
+        return HotOrders.epochs(decided.string(decided.size() - 1)).isEmpty();
     }
 
     private static boolean current(Reply decided, Map<SkuId, Long> epochs) {
@@ -275,7 +287,10 @@ final class HotSettlements {
     /** The order as the hot store has it, or empty when the hot store has no record of it. */
     Optional<ReservationView> find(OrderId order, Instant now) {
         Reply found = orders.get(order, now);
-        return found.is("FOUND") ? Optional.of(view(order, now)) : Optional.empty();
+        // A reservation still opening is not one yet: nothing of it was acknowledged, and what the
+        // database says of the order (if anything) is the answer.
+        return found.is("FOUND") && !found.string(1).equals("OPENING") ? Optional.of(view(order, now))
+                : Optional.empty();
     }
 
     /** The order as the hot store has it now. */

@@ -219,6 +219,37 @@ class HotStoreOwnershipIT {
                     .as("a late reserve, even after the hot store lost its records").isEqualTo("ORDER_CANCELLED");
         }
 
+        /**
+         * An attempt that died left the order's record opening, with no line; the order was then
+         * made on another path (the database path, while it owned the SKU). A cancel settles the
+         * order the database has, instead of taking the dead attempt's record for the truth and
+         * answering "cancelled, no lines" while the sale stands (seen in the chaos suite).
+         */
+        @Test
+        void aCancelThatMeetsTheRecordOfADeadAttemptSettlesTheOrderTheDatabaseHas() {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("dead-attempt");
+            client.putSku(sku, 10, 1);
+            String order = Ids.order("made-elsewhere");
+            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            assertThat(client.confirm(order).status()).isEqualTo(200);
+            long old = System.currentTimeMillis() - 120_000;
+            hot.redis().del("sg:{" + sku + "}:o:" + order);
+            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|2", "lb", "",
+                    "c", Long.toString(old), "e", Long.toString(old + 900_000), "t", "", "u", Long.toString(old)));
+
+            StockGuardClient.Response cancelled = client.cancel(order);
+
+            assertThat(cancelled.status()).isEqualTo(200);
+            assertThat(cancelled.text("state")).isEqualTo("CANCELLED");
+            assertThat(cancelled.body().get("lines")).as("the sale returned: %s", cancelled.body()).hasSize(1);
+            assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    order)).isEqualTo("CANCELLED");
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isZero();
+            hot.awaitDrained(sku);
+            hot.awaitMatchesDatabase(service.jdbc(), sku);
+        }
+
         @Test
         void hypothesis9ReservationsUndoneWhileTheSweeperRunsKeepBothStoresInStep() throws Exception {
             // Two-line orders whose second line is sold out are undone; the sweeper runs every second

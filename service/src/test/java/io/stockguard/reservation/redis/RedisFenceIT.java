@@ -134,4 +134,67 @@ class RedisFenceIT {
             }
         }
     }
+
+    /**
+     * Orders the database sold while it owned the SKU are settled by the hot store once it is
+     * loaded again: a cancel of a confirmed one returns its stock, a cancel of one that expired on
+     * the database answers what the database did. (Seen in the chaos suite: both were answered as
+     * tombstones, "cancelled, no lines", and the database kept them as they were.)
+     */
+    @Test
+    void ordersTheDatabaseSoldAreSettledByTheHotStoreAfterItIsLoadedAgain() throws Exception {
+        int deadPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            deadPort = socket.getLocalPort();
+        }
+        try (RedisServer redis = RedisServer.start();
+                RunningService onRedis = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, Map.of());
+                RunningService cutOff = RunningService.startRedis(onRedis.database(),
+                        "redis://127.0.0.1:" + deadPort, false, Map.of("stockguard.redis.command-timeout", "200ms",
+                                "stockguard.redis.connect-timeout", "200ms"))) {
+            String sku = Ids.sku("sold-by-db");
+            onRedis.client().putSku(sku, 100, 2);
+            assertThat(onRedis.client().reserve(Ids.order("warm"), new StockGuardClient.Line(sku, 1)).status())
+                    .isEqualTo(201);
+            assertThat(owner(onRedis, sku)).isEqualTo("HOT");
+
+            // Sold by the database: the instance that cannot reach Redis takes the SKU over.
+            String confirmed = Ids.order("confirmed");
+            String expiring = Ids.order("expiring");
+            assertThat(cutOff.client().reserve(confirmed, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            assertThat(cutOff.client().confirm(confirmed).status()).isEqualTo(200);
+            assertThat(cutOff.client().reserve(expiring, 1, new StockGuardClient.Line(sku, 3)).status())
+                    .isEqualTo(201);
+            assertThat(owner(onRedis, sku)).isEqualTo("DATABASE");
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> "EXPIRED".equals(
+                    onRedis.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                            expiring)));
+
+            // Loaded into the hot store again by the first request after the reload-after.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                assertThat(onRedis.client().reserve(Ids.order("reload"), new StockGuardClient.Line(sku, 1)).status())
+                        .isEqualTo(201);
+                return "HOT".equals(owner(onRedis, sku));
+            });
+
+            StockGuardClient.Response cancelled = onRedis.client().cancel(confirmed);
+            assertThat(cancelled.status()).isEqualTo(200);
+            assertThat(cancelled.text("state")).isEqualTo("CANCELLED");
+            assertThat(cancelled.body().get("lines")).as("the lines it returned: %s", cancelled.body()).hasSize(1);
+            assertThat(onRedis.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    confirmed)).isEqualTo("CANCELLED");
+
+            StockGuardClient.Response late = onRedis.client().cancel(expiring);
+            assertThat(late.text("state")).as("what the database did: %s", late.body()).isEqualTo("EXPIRED");
+            assertThat(onRedis.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    expiring)).isEqualTo("EXPIRED");
+            LedgerChecks.assertCountersMatchJournal(onRedis.jdbc(), sku);
+            assertThat(LedgerChecks.totals(onRedis.jdbc(), sku).sold()).as("the confirmed sale returned").isZero();
+        }
+    }
+
+    private static String owner(RunningService service, String sku) {
+        return service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku);
+    }
 }
