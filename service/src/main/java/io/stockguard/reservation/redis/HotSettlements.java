@@ -285,12 +285,21 @@ final class HotSettlements {
     }
 
     /** The order as the hot store has it, or empty when the hot store has no record of it. */
-    Optional<ReservationView> find(OrderId order, Instant now) {
+    /**
+     * The order as the hot store has it, when that is the truth of it: every line recorded under the
+     * epoch that owns its SKU now ({@code owners}; null for a SKU the hot store does not own). A
+     * record of an older epoch was settled since, if at all, on the database, which has everything
+     * an older epoch acknowledged; a reservation still opening is not one yet.
+     */
+    Optional<ReservationView> find(OrderId order, Instant now, java.util.function.Function<SkuId, Long> owners) {
         Reply found = orders.get(order, now);
-        // A reservation still opening is not one yet: nothing of it was acknowledged, and what the
-        // database says of the order (if anything) is the answer.
-        return found.is("FOUND") && !found.string(1).equals("OPENING") ? Optional.of(view(order, now))
-                : Optional.empty();
+        if (!found.is("FOUND") || found.string(1).equals("OPENING")) {
+            return Optional.empty();
+        }
+        Map<SkuId, Long> recorded = HotOrders.epochs(found.string(7));
+        boolean current = !recorded.isEmpty() && recorded.entrySet().stream()
+                .allMatch(line -> line.getValue().equals(owners.apply(line.getKey())));
+        return current ? Optional.of(view(order, now)) : Optional.empty();
     }
 
     /** The order as the hot store has it now. */

@@ -197,9 +197,9 @@ final class RedisStockLedger implements StockLedger {
     public Optional<ReservationView> reservation(OrderId orderId) {
         if (journalBehind) {
             try {
-                Optional<ReservationView> hot = settlements.find(orderId, now());
-                if (hot.isPresent() && hot.get().lines().stream().allMatch(line ->
-                        view.get(line.skuId()).orElse(null) instanceof Ownership.Hot)) {
+                Optional<ReservationView> hot = settlements.find(orderId, now(), sku ->
+                        view.get(sku).orElse(null) instanceof Ownership.Hot owner ? owner.epoch() : null);
+                if (hot.isPresent()) {
                     return hot;
                 }
             } catch (RedisGateway.HotStoreUnavailable e) {
