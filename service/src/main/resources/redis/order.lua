@@ -7,13 +7,17 @@
 --
 -- KEYS[1]  sg:{o:<order>}  hash: st state, fp fingerprint, ln lines "sku|qty;sku|qty",
 --          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
---          e hold ends (ms, 0 = committed), t trace id, u last change (ms)
+--          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
+--          request that held an OPENING record has given up on it (cleared by the next transition)
 -- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms)
 --            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
+--   GIVE_UP  3 fingerprint: the request that opened the record gave up on it half-way (it answered
+--            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
+--            go stale -> OK | STATE <state>
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
 --            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
@@ -31,11 +35,18 @@
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g')
 local st = o[1]
+
+-- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
+-- has not touched it for longer than a live request can take.
+local function left(stale_after)
+  return o[9] == '1' or now - tonumber(o[7]) > tonumber(stale_after)
+end
 
 local function set(state)
   redis.call('HSET', key, 'st', state, 'u', now)
+  redis.call('HDEL', key, 'g')
 end
 
 if op == 'GET' then
@@ -60,6 +71,7 @@ if op == 'RESTORE' then
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
     'e', ARGV[8], 't', ARGV[9], 'u', now)
+  redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
   return {'OK'}
 end
@@ -91,7 +103,7 @@ if op == 'OPEN' then
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
   if o[2] ~= ARGV[3] then return {'CONFLICT'} end
   if st == 'OPENING' then
-    if now - tonumber(o[7]) > tonumber(ARGV[8]) then
+    if left(ARGV[8]) then
       set('OPENING')
       return {'RESUME'}
     end
@@ -113,6 +125,12 @@ end
 if op == 'ABORT' then
   if st == 'OPENING' then redis.call('DEL', key) return {'OK'} end
   return {'STATE', st or 'NONE'}
+end
+
+if op == 'GIVE_UP' then
+  if st ~= 'OPENING' or o[2] ~= ARGV[3] then return {'STATE', st or 'NONE'} end
+  redis.call('HSET', key, 'g', '1')
+  return {'OK'}
 end
 
 if op == 'CANCEL' then
@@ -145,7 +163,7 @@ end
 if op == 'EXPIRE' then
   -- A record left half-way by a caller that died long ago (3: stale after, ms) cannot decide: the
   -- caller rewrites it from the database first.
-  if (st == 'OPENING' or st == 'CONFIRMING') and ARGV[3] and now - tonumber(o[7]) > tonumber(ARGV[3]) then
+  if (st == 'OPENING' or st == 'CONFIRMING') and ARGV[3] and left(ARGV[3]) then
     return {'STUCK', st, o[8] or ''}
   end
   if st == 'EXPIRING' or (st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5])) then

@@ -40,6 +40,11 @@ final class HotOrders {
         return call(order, "ABORT", now);
     }
 
+    /** The request that opened the order gives up on it: the next attempt resumes it at once. */
+    Reply giveUp(OrderId order, String fingerprint, Instant now) {
+        return call(order, "GIVE_UP", now, fingerprint);
+    }
+
     Reply cancel(OrderId order, Instant now) {
         return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
                 Long.toString(properties.openingStale().toMillis()));

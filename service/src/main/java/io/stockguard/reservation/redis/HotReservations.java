@@ -93,6 +93,35 @@ final class HotReservations {
             case "NEW", "RESUME" -> { }
             default -> throw opened.unexpected("order.lua OPEN");
         }
+        ReservationOutcome outcome;
+        try {
+            outcome = reserveOpened(command, now, holdEnds, epochs, started);
+        } catch (RuntimeException e) {
+            giveUp(command, now);
+            throw e;
+        }
+        if (outcome instanceof Refusal.Unavailable unavailable && unavailable.outcomeUnknown()) {
+            giveUp(command, now);
+        }
+        return outcome;
+    }
+
+    /**
+     * This request will not finish the order it opened: its retry resumes it at once (every line step
+     * is idempotent) instead of hearing "in progress" until the record goes stale. Best effort: a
+     * Redis that cannot take this leaves the record to go stale.
+     */
+    private void giveUp(ReserveCommand command, Instant now) {
+        try {
+            orders.giveUp(command.orderId(), command.fingerprint(), now);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            log.debug("order {} left to go stale: {}", command.orderId(), e.getMessage());
+        }
+    }
+
+    private ReservationOutcome reserveOpened(ReserveCommand command, Instant now, Instant holdEnds,
+            Map<SkuId, Long> epochs, long started) {
+        OrderId order = command.orderId();
         List<HotLines.Change> held = new ArrayList<>();
         Set<SkuId> resumed = new HashSet<>();
         for (StockLine line : command.linesInLockOrder()) {

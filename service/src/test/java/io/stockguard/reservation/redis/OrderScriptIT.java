@@ -60,6 +60,24 @@ class OrderScriptIT {
     }
 
     @Test
+    void anOpeningItsRequestGaveUpOnIsResumedAtOnceButOnlyByTheSameRequest() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 0);
+        assertThat(order(order, "GIVE_UP", 1001, "other").values()).as("another request's fingerprint")
+                .containsExactly("STATE", "OPENING");
+        assertThat(open(order, "fp", 1002, 0).status()).as("not given up: still in progress").isEqualTo("BUSY");
+
+        assertThat(order(order, "GIVE_UP", 1003, "fp").status()).isEqualTo("OK");
+
+        assertThat(open(order, "fp", 1004, 0).status()).as("long before it would go stale").isEqualTo("RESUME");
+        assertThat(open(order, "fp", 1005, 0).status()).as("the resumer holds it now").isEqualTo("BUSY");
+        assertThat(order(order, "CLOSE", 1006, "RESERVED", "A|1|3|4;B|2|0|7").status()).isEqualTo("OK");
+        assertThat(order(order, "GIVE_UP", 1007, "fp").values()).as("a closed order is not reopened")
+                .containsExactly("STATE", "RESERVED");
+        assertThat(order(ScriptFixture.order(), "GIVE_UP", 1008, "fp").values()).containsExactly("STATE", "NONE");
+    }
+
+    @Test
     void cancelOfAnUnknownOrderLeavesATombstoneThatRefusesALateReserve() {
         OrderId order = ScriptFixture.order();
         assertThat(order(order, "CANCEL", 1000, "3600").status()).isEqualTo("TOMBSTONE");
