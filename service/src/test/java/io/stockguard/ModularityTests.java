@@ -10,7 +10,7 @@ import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.modulith.docs.Documenter;
 
 /**
- * The module structure of STYLE.md, checked on every build: each top-level package is a module,
+ * The module structure (packages by capability), checked on every build: each top-level package is a module,
  * sub-packages are internal, and a module only uses the modules its package-info allows.
  */
 class ModularityTests {

@@ -10,7 +10,6 @@ import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.JournalProgress;
-import io.stockguard.platform.TierProperties;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.StockLedger;
 import io.stockguard.reservation.DatabaseLedger;
@@ -89,8 +88,7 @@ class RedisLedgerConfiguration {
      */
     @Bean
     HandOver handOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress progress,
-            RedisProperties properties, TierProperties tier, Clock clock, MeterRegistry meters,
-            TaskScheduler scheduler) {
+            RedisProperties properties, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
         return new HandOver(store, view, loader, progress, progress.behind() ? properties.takeover().delay() : Duration.ZERO,
                 properties.takeover().waitMax(), properties.takeover().reloadAfter(), clock, meters, scheduler);
     }
@@ -99,7 +97,7 @@ class RedisLedgerConfiguration {
     @Primary
     StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
             OutboxSweeper sweeper, HotStoreSource source, OwnershipView view, HandOver handOver,
-            DatabaseLedger databaseLedger, RedisProperties properties, TierProperties tier, JournalProgress progress,
+            DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
             AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
