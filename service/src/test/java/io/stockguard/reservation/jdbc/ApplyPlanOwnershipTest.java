@@ -199,7 +199,7 @@ class ApplyPlanOwnershipTest {
 
     @ParameterizedTest(name = "{1} of a {0} order: allowed {2}")
     @MethodSource("settlements")
-    void aSettlementTheOrdersStateDoesNotAllowIsAnInvalidTransition(ReservationState state, StockOp op,
+    void hypothesis4ASettlementTheOrdersStateDoesNotAllowIsAnInvalidTransition(ReservationState state, StockOp op,
             boolean allowed) {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", state, A);
         StockEvent event = settle("e1", op, A, "o1", state, 3, 2);
@@ -219,7 +219,7 @@ class ApplyPlanOwnershipTest {
     }
 
     @Test
-    void aConfirmOfAnExpiredOrderIsRefusedAsAnInvalidTransition() {
+    void hypothesis4AConfirmOfAnExpiredOrderIsRefusedAsAnInvalidTransition() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.EXPIRED, A);
         StockEvent confirm = settle("e1", StockOp.CONFIRM, A, "o1", ReservationState.RESERVED, 3, 2);
 
@@ -261,7 +261,7 @@ class ApplyPlanOwnershipTest {
     }
 
     @Test
-    void aReissuedStampOfAReserveAlreadyAppliedIsARegressionNotARepeat() {
+    void hypothesis11AReissuedStampOfAReserveAlreadyAppliedIsARegressionNotARepeat() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.RESERVED, A)
                 .appliedOrderOp("o1|" + A.value() + "|RESERVE").stamp(new ApplyPlan.Stamp(A, 0, 3, 1), "e-lost");
         StockEvent retry = reserve("e-retry", A, "o1", 2, 3, 1);

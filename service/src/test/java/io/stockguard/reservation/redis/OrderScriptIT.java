@@ -105,6 +105,23 @@ class OrderScriptIT {
     }
 
     @Test
+    void hypothesis8ARecordLeftHalfWayByACallerThatDiedIsReportedStuckToExpiryOnceStale() {
+        OrderId opening = ScriptFixture.order();
+        open(opening, "fp", 1000, 2000);
+        OrderId confirming = ScriptFixture.order();
+        open(confirming, "fp", 1000, 2000);
+        order(confirming, "CLOSE", 1001, "RESERVED", "A|1|0|3");
+        assertThat(order(confirming, "CONFIRM", 1002).status()).isEqualTo("GO");
+
+        assertThat(order(opening, "EXPIRE", 1000 + 29_999, "30000").values()).as("its caller may still be at work")
+                .containsExactly("SKIP", "OPENING", "");
+        assertThat(order(opening, "EXPIRE", 1000 + 30_001, "30000").values()).as("stale: rewritten from the database")
+                .containsExactly("STUCK", "OPENING", "");
+        assertThat(order(confirming, "EXPIRE", 1002 + 30_001, "30000").values())
+                .containsExactly("STUCK", "CONFIRMING", "A|1|0|3");
+    }
+
+    @Test
     void confirmAndCancelMoveThroughTheirTransitionalStates() {
         OrderId order = ScriptFixture.order();
         open(order, "fp", 1000, 0);
