@@ -7,28 +7,46 @@
 --
 -- KEYS[1]  sg:{o:<order>}  hash: st state, fp fingerprint, ln lines "sku|qty;sku|qty",
 --          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
---          e hold ends (ms, 0 = committed), t trace id, u last change (ms)
+--          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
+--          request that held an OPENING record has given up on it (cleared by the next transition)
 -- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms)
 --            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
---   CANCEL   3 lifetime (s) -> TOMBSTONE | GO <lines> | DONE <state>
---   CONFIRM  -> GO <lines> | DONE | EXPIRED | CANCELLED | BUSY | NONE
---   EXPIRE   -> GO <lines> | SKIP <state>
+--   GIVE_UP  3 fingerprint: the request that opened the record gave up on it half-way (it answered
+--            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
+--            go stale -> OK | STATE <state>
+--   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
+--            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
+--   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
+--   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets> |
+--            STUCK <state> <lines with buckets> (OPENING or CONFIRMING left by a caller that died)
+--            (the lines with buckets carry the epoch each line was recorded under: the caller checks
+--            them against the epochs that own the SKUs now before it trusts the record)
 --   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
 --   GET      -> FOUND st fp ln c e t lb | NONE
+--   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
+--            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
---            10 lifetime (s), 11 '1' to overwrite: writes the database's copy of a record the hot
---            store lost (or, overwriting, one that went stale while the database served the order)
---            -> OK | PRESENT
+--            10 lifetime (s), 12 'force' to overwrite even a current record (one left half-way),
+--            11 '1' to overwrite: writes the database's copy of a record the hot
+--            store lost (or, overwriting, one made under other epochs than those given, whose lines
+--            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g')
 local st = o[1]
+
+-- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
+-- has not touched it for longer than a live request can take.
+local function left(stale_after)
+  return o[9] == '1' or now - tonumber(o[7]) > tonumber(stale_after)
+end
 
 local function set(state)
   redis.call('HSET', key, 'st', state, 'u', now)
+  redis.call('HDEL', key, 'g')
 end
 
 if op == 'GET' then
@@ -38,9 +56,39 @@ end
 
 if op == 'RESTORE' then
   if st and ARGV[11] ~= '1' then return {'PRESENT'} end
+  -- Overwriting replaces a record made under other epochs; one whose lines all carry the epochs
+  -- given now was made (or rewritten) under the current owners by another request meanwhile, and
+  -- stands.
+  if st and o[8] and o[8] ~= '' and ARGV[12] ~= 'force' then
+    local given = {}
+    for sku, epoch in string.gmatch(ARGV[6], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
+    local lines, current = 0, true
+    for sku, epoch in string.gmatch(o[8], '([^|;]+)|%d+|%-?%d+|(%d+)') do
+      lines = lines + 1
+      if given[sku] ~= epoch then current = false end
+    end
+    if lines > 0 and current then return {'PRESENT'} end
+  end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
     'e', ARGV[8], 't', ARGV[9], 'u', now)
+  redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
+  return {'OK'}
+end
+
+if op == 'FORGET' then
+  -- The database has no such order, so the record is not to be trusted; unless it is a reservation
+  -- being made now, or its lines carry the epochs that own their SKUs now (3: "sku|qty|bucket|epoch;…").
+  if not st or st == 'OPENING' then return {'KEPT'} end
+  local given = {}
+  for sku, epoch in string.gmatch(ARGV[3], '([^|;]+)|%d+|%-?%d+|(%d+)') do given[sku] = epoch end
+  local lines, current = 0, true
+  for sku, epoch in string.gmatch(o[8] or '', '([^|;]+)|%d+|%-?%d+|(%d+)') do
+    lines = lines + 1
+    if given[sku] ~= epoch then current = false end
+  end
+  if lines > 0 and current then return {'KEPT'} end
+  redis.call('DEL', key)
   return {'OK'}
 end
 
@@ -55,7 +103,7 @@ if op == 'OPEN' then
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
   if o[2] ~= ARGV[3] then return {'CONFLICT'} end
   if st == 'OPENING' then
-    if now - tonumber(o[7]) > tonumber(ARGV[8]) then
+    if left(ARGV[8]) then
       set('OPENING')
       return {'RESUME'}
     end
@@ -79,34 +127,50 @@ if op == 'ABORT' then
   return {'STATE', st or 'NONE'}
 end
 
+if op == 'GIVE_UP' then
+  if st ~= 'OPENING' or o[2] ~= ARGV[3] then return {'STATE', st or 'NONE'} end
+  redis.call('HSET', key, 'g', '1')
+  return {'OK'}
+end
+
 if op == 'CANCEL' then
   if not st then
     redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', now)
     redis.call('EXPIRE', key, tonumber(ARGV[3]))
     return {'TOMBSTONE'}
   end
-  if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st} end
+  if st == 'CANCELLED' or st == 'EXPIRED' then return {'DONE', st, o[8] or ''} end
+  -- The hold ended and its expiry is under way: the order is expired, whatever finishes it.
+  if st == 'EXPIRING' then return {'DONE', 'EXPIRED', o[8] or ''} end
+  -- One settlement at a time: a confirm under way is let finish (then the cancel returns the sale),
+  -- unless it was left by a caller that died.
+  if st == 'CONFIRMING' and now - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY'} end
   set('CANCELLING')
-  return {'GO', o[3]}
+  return {'GO', o[3], o[8] or ''}
 end
 
 if op == 'CONFIRM' then
   if not st then return {'NONE'} end
-  if st == 'CONFIRMED' then return {'DONE'} end
+  if st == 'CONFIRMED' then return {'DONE', o[8] or ''} end
   if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
   if st == 'OPENING' then return {'BUSY'} end
   if st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5]) then return {'EXPIRED'} end
   set('CONFIRMING')
-  return {'GO', o[3]}
+  return {'GO', o[3], o[8] or ''}
 end
 
 if op == 'EXPIRE' then
+  -- A record left half-way by a caller that died long ago (3: stale after, ms) cannot decide: the
+  -- caller rewrites it from the database first.
+  if (st == 'OPENING' or st == 'CONFIRMING') and ARGV[3] and left(ARGV[3]) then
+    return {'STUCK', st, o[8] or ''}
+  end
   if st == 'EXPIRING' or (st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5])) then
     set('EXPIRING')
-    return {'GO', o[3]}
+    return {'GO', o[3], o[8] or ''}
   end
-  return {'SKIP', st or 'NONE'}
+  return {'SKIP', st or 'NONE', o[8] or ''}
 end
 
 if op == 'FINISH' then

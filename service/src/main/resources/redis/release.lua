@@ -12,36 +12,40 @@
 --              whatever of its outbox entries is left is deleted, and its counters restored.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
--- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>"
+-- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>"
 -- KEYS[4]  sg:{sku}:x  outbox stream
 -- ARGV[1]  order id   ARGV[2]  CANCEL | EXPIRE | UNRESERVE   ARGV[3]  now (epoch ms)
 -- ARGV[4]  trace id ('' if none)   ARGV[5]  actor   ARGV[6]  line record lifetime (seconds)
--- ARGV[7]  a fresh event id       ARGV[8..] UNRESERVE, DISCARD: the outbox entry ids of the reservation
+-- ARGV[7]  a fresh event id       ARGV[8]  the epoch the caller may change the SKU at
+-- ARGV[9..] UNRESERVE, DISCARD: the outbox entry ids of the reservation
 -- Returns {'OK', entry id, event id, bucket, qty, sequence, da, dr, ds, epoch, available after,
 --   journaled sum after} | {'UNRESERVED'} |
---   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state} | {'JOURNALED'} | {'NOT_LOADED'}
+--   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state, entries} | {'JOURNALED'} | {'NOT_LOADED'} |
+--   {'STALE', epoch loaded} | {'FOREIGN', state, bucket, qty, epoch} (a record of another epoch)
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local keep, id = tonumber(ARGV[6]), ARGV[7]
 
 local epoch = redis.call('HGET', meta, 'epoch')
 if not epoch then return {'NOT_LOADED'} end
+if epoch ~= ARGV[8] then return {'STALE', tonumber(epoch)} end
 local record = redis.call('GET', line)
 if not record then
   if how == 'CANCEL' then
-    redis.call('SET', line, 'CANCELLED|-1|0', 'EX', keep)
+    redis.call('SET', line, 'CANCELLED|-1|0|' .. epoch .. '|', 'EX', keep)
     return {'TOMBSTONE'}
   end
   return {'NONE'}
 end
-local state, b, q = string.match(record, '^(%u+)|(%-?%d+)|(%d+)$')
+local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+if at ~= epoch then return {'FOREIGN', state, tonumber(b), tonumber(q), tonumber(at) or 0} end
 q = tonumber(q)
-if state ~= 'RESERVED' and state ~= 'CONFIRMED' then return {'ALREADY', state} end
-if how == 'EXPIRE' and state ~= 'RESERVED' then return {'ALREADY', state} end
+if state ~= 'RESERVED' and state ~= 'CONFIRMED' then return {'ALREADY', state, pending} end
+if how == 'EXPIRE' and state ~= 'RESERVED' then return {'ALREADY', state, ''} end
 
 if how == 'UNRESERVE' or how == 'DISCARD' then
   local entries = {}
-  for i = 8, #ARGV do entries[#entries + 1] = ARGV[i] end
+  for i = 9, #ARGV do entries[#entries + 1] = ARGV[i] end
   if how == 'UNRESERVE' then
     for _, entry in ipairs(entries) do
       if #redis.call('XRANGE', outbox, entry, entry) == 0 then return {'JOURNALED'} end
@@ -52,7 +56,7 @@ if how == 'UNRESERVE' or how == 'DISCARD' then
   redis.call('HINCRBY', buckets, b .. ':j', q)
   if state == 'RESERVED' then redis.call('HINCRBY', buckets, b .. ':r', -q)
   else redis.call('HINCRBY', buckets, b .. ':s', -q) end
-  redis.call('SET', line, 'UNRESERVED|' .. b .. '|' .. q, 'EX', keep)
+  redis.call('SET', line, 'UNRESERVED|' .. b .. '|' .. q .. '|' .. epoch .. '|', 'EX', keep)
   return {'UNRESERVED'}
 end
 
@@ -70,5 +74,5 @@ local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op'
   'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
 local final = 'CANCELLED'
 if how == 'EXPIRE' then final = 'EXPIRED' end
-redis.call('SET', line, final .. '|' .. b .. '|' .. q, 'EX', keep)
+redis.call('SET', line, final .. '|' .. b .. '|' .. q .. '|' .. epoch .. '|' .. entry, 'EX', keep)
 return {'OK', entry, id, tonumber(b), q, seq, q, dr, ds, tonumber(epoch), after, journaled}

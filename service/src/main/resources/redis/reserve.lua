@@ -7,34 +7,42 @@
 --                              token bucket: rate (per second), tk tokens, ts last refill (ms)
 -- KEYS[2]  sg:{sku}:b          bucket hash: <i>:a available, <i>:r reserved, <i>:s sold,
 --                              <i>:j journaled sum of available deltas, <i>:q sequence
--- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>"
+-- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>|<epoch>|<entries>", the
+--          entries being the outbox entry ids of its last change (for a retry to journal them if the
+--          attempt that made them died first)
 -- KEYS[4]  sg:{sku}:x          outbox stream: changes not yet applied to the database
 -- ARGV[1]  order id            ARGV[2]  quantity (units)     ARGV[3]  home bucket
 -- ARGV[4]  1 = reserve and confirm in one step, 0 = hold
 -- ARGV[5]  now (epoch milliseconds)       ARGV[6]  hold ends (epoch milliseconds, 0 with commit)
 -- ARGV[7]  order fingerprint   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
 -- ARGV[10] line record lifetime (seconds)  ARGV[11] outbox length above which it refuses
--- ARGV[12..] fresh event ids, at least 2 * n (one per change the script may make)
+-- ARGV[12] the epoch the caller may sell at (its view of who owns the SKU)
+-- ARGV[13..] fresh event ids, at least 2 * n (one per change the script may make)
 -- Returns {'OK', home, epoch, events...} where each event is 10 values: stream entry id, event
 --   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
 --   and journaled sum after the change (the database checks R - J against its D - A); or
---   {'ALREADY', bucket, state} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
---   {'EXPIRED'} | {'NOT_LOADED'} | {'BACKLOG', length} | {'THROTTLED', retry after (milliseconds)}
+--   {'ALREADY', bucket, state, entries} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
+--   {'EXPIRED'} | {'NOT_LOADED'} | {'STALE', epoch loaded} (not the caller's epoch: it must not sell
+--   here) | {'FOREIGN', state, bucket, qty, epoch} (the line's record was written under another
+--   epoch: only the database can say what became of it) | {'BACKLOG', length} |
+--   {'THROTTLED', retry after (milliseconds)}
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
 local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
-local outboxMax, nextId = tonumber(ARGV[11]), 12
+local outboxMax, expected, nextId = tonumber(ARGV[11]), ARGV[12], 13
 
 local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode')
 if not m[1] then return {'NOT_LOADED'} end
 local n, epoch, mode = tonumber(m[1]), m[2], m[3]
+if epoch ~= expected then return {'STALE', tonumber(epoch)} end
 local sku = string.match(meta, '^sg:{(.*)}:m$')
 
 local existing = redis.call('GET', line)
 if existing then
-  local state, bucket = string.match(existing, '^(%u+)|(%-?%d+)|')
-  if state == 'RESERVED' or state == 'CONFIRMED' then return {'ALREADY', tonumber(bucket), state} end
+  local state, bucket, q, at, pending = string.match(existing, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+  if at ~= epoch then return {'FOREIGN', state, tonumber(bucket), tonumber(q), tonumber(at) or 0} end
+  if state == 'RESERVED' or state == 'CONFIRMED' then return {'ALREADY', tonumber(bucket), state, pending} end
   if state == 'CANCELLED' then return {'CANCELLED'} end
   if state == 'EXPIRED' then return {'EXPIRED'} end
 end
@@ -68,6 +76,7 @@ if mode == 'THROTTLED' then
   end
 end
 local result = {'OK', home, tonumber(epoch)}
+local own = {}
 local function emit(b, op, q, da, dr, ds, request)
   if da ~= 0 then redis.call('HINCRBY', buckets, b .. ':a', da) end
   if dr ~= 0 then redis.call('HINCRBY', buckets, b .. ':r', dr) end
@@ -83,6 +92,7 @@ local function emit(b, op, q, da, dr, ds, request)
     'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
     'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0',
     'ha', after, 'hj', journaled)
+  if isOrder then own[#own + 1] = entry end
   for _, v in ipairs({entry, id, b, op, da, dr, ds, seq, after, journaled}) do result[#result + 1] = v end
 end
 
@@ -113,5 +123,6 @@ if commit then
   emit(home, 'CONFIRM', qty, 0, -qty, qty, nil)
   state = 'CONFIRMED'
 end
-redis.call('SET', line, state .. '|' .. home .. '|' .. qty, 'EX', keep)
+redis.call('SET', line, state .. '|' .. home .. '|' .. qty .. '|' .. epoch .. '|' .. table.concat(own, ','),
+  'EX', keep)
 return result

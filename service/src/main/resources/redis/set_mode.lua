@@ -3,16 +3,15 @@
 --
 -- KEYS[1]  sg:{sku}:m  meta hash
 -- ARGV[1]  NORMAL | THROTTLED | FROZEN
--- ARGV[2]  optional: reservations per second the cluster accepts while THROTTLED (0 = none); when
---          absent the SKU keeps its rate (a rebuild freezing and restoring the mode it had)
--- Returns {'OK', previous mode} | {'NOT_LOADED'}
+-- ARGV[2]  reservations per second the cluster accepts while THROTTLED (0 = none)
+-- ARGV[3]  the epoch the caller knows owns the SKU
+-- Returns {'OK', previous mode} | {'NOT_LOADED'} | {'STALE', epoch loaded}
 local meta = KEYS[1]
-local previous = redis.call('HGET', meta, 'mode')
-if not previous then return {'NOT_LOADED'} end
+local m = redis.call('HMGET', meta, 'mode', 'epoch')
+if not m[1] then return {'NOT_LOADED'} end
+if m[2] ~= ARGV[3] then return {'STALE', tonumber(m[2])} end
 redis.call('HSET', meta, 'mode', ARGV[1])
-if ARGV[2] then
-  -- A new rate starts with a full second's worth of tokens, refilled from the next reservation on.
-  redis.call('HSET', meta, 'rate', ARGV[2], 'tk', ARGV[2])
-  redis.call('HDEL', meta, 'ts')
-end
-return {'OK', previous}
+-- A new rate starts with a full second's worth of tokens, refilled from the next reservation on.
+redis.call('HSET', meta, 'rate', ARGV[2], 'tk', ARGV[2])
+redis.call('HDEL', meta, 'ts')
+return {'OK', m[1]}

@@ -86,11 +86,13 @@ UPDATE reservation
 SET state = ?, confirmed_at = COALESCE(?, confirmed_at), closed_at = COALESCE(?, closed_at)
 WHERE order_id = ? AND state = ?;
 
+-- Reservations past their TTL after a place (expires_at, order_id), in that order: the sweeper
+-- pages through them, so those it cannot expire now do not hold back the rest.
 -- name: due
-SELECT order_id
+SELECT order_id, expires_at
 FROM reservation
-WHERE state = 'RESERVED' AND expires_at <= ?
-ORDER BY expires_at
+WHERE state = 'RESERVED' AND expires_at <= ? AND (expires_at > ? OR (expires_at = ? AND order_id > ?))
+ORDER BY expires_at, order_id
 LIMIT ?;
 
 -- name: stockRequest
@@ -197,37 +199,10 @@ SELECT sku_id, mode FROM sku WHERE sku_id IN (:skuIds);
 
 -- A SKU's buckets with what the hot store needs, in one consistent read.
 -- name: hotSource
-SELECT s.bucket_count, s.mode, s.throttle_rate, s.hot_epoch, s.hot_invalid_since, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
+SELECT s.bucket_count, s.mode, s.throttle_rate, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id = ?
 ORDER BY b.bucket;
-
--- name: nextHotEpoch
-UPDATE sku SET hot_epoch = hot_epoch + 1, hot_valid = TRUE, hot_invalid_since = NULL WHERE sku_id = ?;
-
--- A load that did not happen (the SKU was already loaded, the outbox was not empty, Redis failed)
--- gives back what its read drew: the epoch, and the validity it set. Unless a later read drew
--- another epoch meanwhile; and a database-path claim made meanwhile stands (valid only stays).
--- name: returnHotEpoch
-UPDATE sku SET hot_epoch = ?, hot_valid = (hot_valid AND ?), hot_invalid_since = COALESCE(?, hot_invalid_since)
-WHERE sku_id = ? AND hot_epoch = ?;
-
--- name: hotOwnership
-SELECT hot_valid, hot_invalid_since FROM sku WHERE sku_id = ?;
-
--- name: markHotInvalid
-UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;
-
--- name: hotInvalidSkus
-SELECT sku_id FROM sku WHERE hot_valid = FALSE ORDER BY sku_id LIMIT ?;
-
--- Orders the database path changed since the hot store stopped serving the SKU: their records
--- in the hot store are stale and are rewritten from the database when it is rebuilt.
--- name: ordersChangedByDatabase
-SELECT DISTINCT order_id
-FROM stock_event
-WHERE sku_id = ? AND epoch IS NULL AND order_id IS NOT NULL AND occurred_at >= ?
-LIMIT ?;
 
 -- Order operations already applied: a second one for the same (order, SKU, op) is not applied again.
 -- name: appliedOrderOps
@@ -238,13 +213,32 @@ SELECT sku_id FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?;
 
 -- Holds of a SKU still open: their lines must exist in the hot store for cancel and expiry.
 -- name: openLinesOfSku
-SELECT l.order_id, l.qty, l.bucket
+SELECT l.order_id, r.state, l.qty, l.bucket
 FROM reservation_line l JOIN reservation r ON r.order_id = l.order_id
-WHERE l.sku_id = ? AND r.state = 'RESERVED';
+WHERE l.sku_id = ? AND r.state = 'RESERVED'
+LIMIT ?
 
--- The database path during a Redis fallback claims each SKU it sells: the SKU is marked invalid
--- for the hot store (in the same transaction as the sale), and its row is share-locked, so a
--- rebuild of the SKU (which locks the row for update before reading) either includes this sale
--- or happens after it and is followed by another rebuild.
--- name: claimFromHotStore
-UPDATE sku SET hot_valid = FALSE, hot_invalid_since = ? WHERE sku_id = ? AND hot_valid = TRUE;
+-- Ownership (io.stockguard.reservation.Ownership): who sells a SKU, changed under the SKU's lock.
+-- name: ownership
+SELECT owner, hot_epoch, owner_since, owner_seq FROM sku WHERE sku_id = ?;
+
+-- name: lockOwnership
+SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? FOR UPDATE;
+
+-- name: setOwnership
+UPDATE sku SET owner = ?, hot_epoch = ?, owner_since = ?, owner_seq = ? WHERE sku_id = ?;
+
+-- The next change number. The row stays locked until the transaction ends: changes are numbered in
+-- the order they commit.
+-- name: bumpOwnershipClock
+UPDATE ownership_clock SET seq = seq + 1 WHERE id = 1;
+
+-- name: ownershipClock
+SELECT seq FROM ownership_clock WHERE id = 1;
+
+-- Changes after a position (change number, then SKU id within it), oldest first.
+-- name: ownershipChanges
+SELECT sku_id, owner, hot_epoch, owner_since, owner_seq FROM sku
+WHERE owner_seq > ? OR (owner_seq = ? AND sku_id > ?)
+ORDER BY owner_seq, sku_id
+LIMIT ?;

@@ -3,7 +3,7 @@
 
 -- A SKU's mode, hot-store ownership and buckets with applied sums and stamps.
 -- name: state
-SELECT s.mode, s.mode_changed_by, s.safety_stock, s.hot_epoch, s.hot_valid,
+SELECT s.mode, s.mode_changed_by, s.safety_stock, s.hot_epoch, s.owner,
        b.bucket, b.available, b.reserved, b.sold, b.applied_sum, b.applied_epoch, b.applied_seq
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id = ?

@@ -14,12 +14,13 @@ VALUES (?, ?, ?, 'NORMAL', ?, ?);
 INSERT IGNORE INTO stock_request (request_id, sku_id, op, fingerprint, created_at)
 VALUES (?, ?, ?, ?, ?);
 
--- name: shareLockHotValid
-SELECT hot_valid FROM sku WHERE sku_id = ? LOCK IN SHARE MODE;
-
 -- The SKUs of a batch of hot-store events, locked until the batch commits: appliers of the same SKU
 -- (the journal writer, an outbox drain, a group commit) run one after the other instead of racing
--- on the same reservation rows, and a database-path sale (which first marks the SKU invalid) and
--- the batch serialise on it. Also reads the hot store's ownership, for the fence.
+-- on the same reservation rows, and an ownership change and the batch serialise on it. Also reads
+-- who owns the SKU: the database applies only its owner's changes.
 -- name: hotOwners
-SELECT sku_id, hot_epoch, hot_valid FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id FOR UPDATE;
+SELECT sku_id, owner, hot_epoch, owner_since FROM sku WHERE sku_id IN (:skuIds) ORDER BY sku_id FOR UPDATE;
+
+-- The database path holds a SKU's ownership still while it changes the SKU.
+-- name: shareOwnership
+SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? LOCK IN SHARE MODE;

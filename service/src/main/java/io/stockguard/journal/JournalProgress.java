@@ -11,6 +11,12 @@ import java.time.Duration;
  */
 public interface JournalProgress {
 
+    /**
+     * True when the journal acknowledges a change before the database has it (a queue): the
+     * database then learns of changes later, and a hand-over of the hot store must wait for them.
+     */
+    boolean behind();
+
     /** True while the backlog is over its threshold: new reservations are throttled. */
     boolean backlogged();
 
@@ -68,6 +74,11 @@ public interface JournalProgress {
 
     /** The synchronous journal: applied before acknowledged, so never behind. */
     JournalProgress IMMEDIATE = new JournalProgress() {
+        @Override
+        public boolean behind() {
+            return false;
+        }
+
         @Override
         public boolean backlogged() {
             return false;

@@ -104,16 +104,17 @@ public class DriftProbe {
     private Reading measure(LedgerSide.SkuState state, boolean checkLedger) {
         Instant at = clock.instant();
         HotStore hot = hotStore.getIfAvailable();
-        if (hot == null || checkLedger) {
+        if (hot == null || !state.hotOwned()) {
+            // The database sells it: its own ledger is what there is to check. Between owners
+            // nothing sells it and nothing is compared.
+            return "DRAINING".equals(state.owner()) ? Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE,
+                    "the SKU is changing hands between the hot store and the database") : ledgerReading(state, at);
+        }
+        if (checkLedger) {
             Reading ledgerReading = ledgerReading(state, at);
-            // The database tier has nothing else to compare; a hot tier goes on unless the ledger is wrong.
-            if (hot == null || ledgerReading.kind().wrong()) {
+            if (ledgerReading.kind().wrong()) {
                 return ledgerReading;
             }
-        }
-        if (!state.hotValid()) {
-            return Reading.of(state.skuId(), at, ReadingKind.NOT_COMPARABLE,
-                    "the database path serves this SKU until it is rebuilt into the hot store");
         }
         return hotReading(hot, state, at);
     }
@@ -137,6 +138,17 @@ public class DriftProbe {
     }
 
     private void respond(LedgerSide.SkuState state, Reading reading) {
+        HotStore hot = hotStore.getIfAvailable();
+        if (reading.kind() == ReadingKind.REGRESSION && hot != null) {
+            // The hot store lost writes (or the SKU): the database has every acknowledged change, so
+            // the SKU is handed to it and reloaded from it, at once and without a person. Told as a
+            // FREEZE-level alert, since it is what the seeds' worst incident looked like.
+            hot.handOver(reading.skuId(), "the probe found a regression: " + reading.detail());
+            log.error("SKU {}: REGRESSION ({}); taken from the hot store, which is reloaded from the database",
+                    reading.skuId(), reading.detail());
+            events.publishEvent(new DriftDetected(reading, state.mode()));
+            return;
+        }
         if (reading.kind().wrong() && reading.level().atLeast(DriftLevel.WARN)) {
             String modeAfter = escalate(state, reading);
             log.warn("SKU {}: {} of {} units ({}%), level {}: {}; mode now {}", reading.skuId(), reading.kind(),

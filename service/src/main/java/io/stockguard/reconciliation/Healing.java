@@ -116,7 +116,7 @@ public class Healing {
     private Reading reading(SkuId sku, HotStore hot) {
         LedgerSide.SkuState state = ledger.state(sku).orElseThrow(() -> ApiProblemException.unknownSku(sku.value()));
         Optional<HotStore.Snapshot> snapshot = hot.snapshot(sku);
-        if (!state.hotValid() || snapshot.isEmpty()) {
+        if (!state.hotOwned() || snapshot.isEmpty()) {
             return Reading.of(sku, clock.instant(), snapshot.isEmpty() ? ReadingKind.NOT_LOADED
                     : ReadingKind.NOT_COMPARABLE, snapshot.isEmpty() ? "not in the hot store"
                     : "the database path serves this SKU");

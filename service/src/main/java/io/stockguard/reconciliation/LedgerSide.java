@@ -28,8 +28,17 @@ public interface LedgerSide {
     /** The next page of SKU ids after {@code afterSku} (null for the first), in id order. */
     List<SkuId> page(String afterSku, int limit);
 
-    record SkuState(SkuId skuId, String mode, String modeChangedBy, long safetyStock, long hotEpoch, boolean hotValid,
+    /**
+     * @param owner who sells the SKU: {@code DATABASE}, {@code HOT} (the hot store at {@code hotEpoch})
+     *     or {@code DRAINING} (changing hands)
+     */
+    record SkuState(SkuId skuId, String mode, String modeChangedBy, long safetyStock, long hotEpoch, String owner,
             List<Bucket> buckets) {
+
+        public boolean hotOwned() {
+            return "HOT".equals(owner);
+        }
+
 
         public long total() {
             return buckets.stream().mapToLong(b -> b.available() + b.reserved() + b.sold()).sum();

@@ -26,6 +26,8 @@ class ExpirySweeper extends PeriodicWork {
     private final ReservationProperties properties;
     private final Clock clock;
     private final Counter expired;
+    /** Where the next sweep goes on from; null for the first page. One sweep runs at a time. */
+    private volatile StockLedger.Due cursor;
 
     ExpirySweeper(StockLedger ledger, ReservationProperties properties, TaskScheduler scheduler, Clock clock,
             MeterRegistry meters) {
@@ -36,16 +38,21 @@ class ExpirySweeper extends PeriodicWork {
         this.expired = meters.counter("stockguard.reservations.expired");
     }
 
-    /** One sweep; returns how many reservations it expired. */
+    /**
+     * One sweep of one page; returns how many reservations it expired. The next sweep goes on after
+     * this page, and starts over once a page comes back short: a reservation that cannot be expired
+     * now (its order is being changed) is passed by, not tried again ahead of all the others.
+     */
     int sweep() {
         Instant now = clock.instant();
-        List<OrderId> due = ledger.dueForExpiry(now, properties.expiryBatchSize());
+        List<StockLedger.Due> due = ledger.dueForExpiry(now, cursor, properties.expiryBatchSize());
         int count = 0;
-        for (OrderId orderId : due) {
-            if (ledger.expire(orderId, now)) {
+        for (StockLedger.Due reservation : due) {
+            if (ledger.expire(reservation.orderId(), now)) {
                 count++;
             }
         }
+        cursor = due.size() < properties.expiryBatchSize() ? null : due.getLast();
         expired.increment(count);
         return count;
     }

@@ -25,6 +25,12 @@ public interface HotStore {
      */
     Rebuilt rebuild(SkuId sku, String reason, Caller caller);
 
+    /**
+     * Takes the SKU from the hot store (its copy is wrong or lost): nobody sells it until the
+     * database has everything it journaled; it is loaded again, under a new epoch, on its next use.
+     */
+    void handOver(SkuId sku, String why);
+
     /** The SKU's hot state, read atomically; empty when it is not loaded. */
     Optional<Snapshot> snapshot(SkuId sku);
 

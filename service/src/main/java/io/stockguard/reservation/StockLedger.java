@@ -31,8 +31,15 @@ public interface StockLedger {
     /** Returns the stock of a reservation whose TTL has passed; false when there was nothing to do. */
     boolean expire(OrderId orderId, Instant now);
 
-    /** Orders whose reservation is past its TTL, oldest first. */
-    List<OrderId> dueForExpiry(Instant now, int limit);
+    /**
+     * Reservations past their TTL, oldest first, after {@code after} (null: from the first): a
+     * sweeper pages through them, so reservations it cannot expire now do not hold back the rest.
+     */
+    List<Due> dueForExpiry(Instant now, Due after, int limit);
+
+    /** A reservation due for expiry, and its place in the order the sweeper pages in. */
+    record Due(Instant expiresAt, OrderId orderId) {
+    }
 
     StockChangeOutcome apply(StockCommand command);
 

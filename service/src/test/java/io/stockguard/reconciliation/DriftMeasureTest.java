@@ -16,7 +16,7 @@ class DriftMeasureTest {
 
     /** Database: 2 buckets of 500 units; 100 sold from bucket 0, all applied (A = -100). */
     private static LedgerSide.SkuState database(long appliedSeq) {
-        return new LedgerSide.SkuState(SKU, "NORMAL", null, 0, 3, true, List.of(
+        return new LedgerSide.SkuState(SKU, "NORMAL", null, 0, 3, "HOT", List.of(
                 new LedgerSide.Bucket(0, 400, 0, 100, -100, 3, appliedSeq),
                 new LedgerSide.Bucket(1, 500, 0, 0, 0, 3, 0)));
     }

@@ -80,15 +80,15 @@ public final class HotStoreChecks implements AutoCloseable {
     /**
      * The same as {@link #assertMatchesDatabase} as a condition to wait for: the hot store is
      * loaded, drained, and holds the database's counters with an exact drift of 0 in every bucket,
-     * and the database lets it serve the SKU.
+     * and the database has it as the SKU's owner.
      */
     public boolean matchesDatabase(JdbcTemplate jdbc, String sku) {
         if (redis.exists("sg:{" + sku + "}:m") == 0 || redis.xlen("sg:{" + sku + "}:x") != 0) {
             return false;
         }
-        Boolean valid = jdbc.queryForObject("SELECT hot_valid FROM sku WHERE sku_id = ?", Boolean.class, sku);
+        String owner = jdbc.queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku);
         Long epoch = jdbc.queryForObject("SELECT hot_epoch FROM sku WHERE sku_id = ?", Long.class, sku);
-        if (!Boolean.TRUE.equals(valid) || !String.valueOf(epoch).equals(redis.hget("sg:{" + sku + "}:m", "epoch"))) {
+        if (!"HOT".equals(owner) || !String.valueOf(epoch).equals(redis.hget("sg:{" + sku + "}:m", "epoch"))) {
             return false;
         }
         try {

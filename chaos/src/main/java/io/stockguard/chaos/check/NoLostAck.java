@@ -94,7 +94,7 @@ final class NoLostAck implements Rule {
 
     private static List<OrderState> moves(OrderState from, OrderFacts order, CheckOptions options) {
         boolean confirm = OrderFacts.mayHaveApplied(order.confirms());
-        boolean cancel = OrderFacts.mayHaveApplied(order.cancels());
+        boolean cancel = OrderFacts.mayHaveApplied(order.cancels()) || order.withdrawnByService();
         List<OrderState> to = new ArrayList<>();
         switch (from) {
             case ABSENT -> {

@@ -60,7 +60,7 @@ final class NotAppliedMeansNotApplied implements Rule {
             case "reserve" -> last != OrderState.ABSENT && !order.finalIsTombstone();
             case "confirm" -> last == OrderState.CONFIRMED && order.reserves().stream()
                     .noneMatch(a -> a.mayHaveApplied() && Boolean.TRUE.equals(a.invoke().commit()));
-            case "cancel" -> last == OrderState.CANCELLED;
+            case "cancel" -> last == OrderState.CANCELLED && !order.withdrawnByService();
             default -> false;
         };
     }

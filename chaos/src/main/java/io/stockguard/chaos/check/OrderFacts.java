@@ -86,6 +86,18 @@ public final class OrderFacts {
                 .map(a -> a.invoke().lines()).orElse(List.of());
     }
 
+    /**
+     * Whether the service may have withdrawn a reservation that landed in doubt: an attempt whose
+     * outcome is unknown, then a later attempt of the same order refused (a 4xx). The refusal tells
+     * the client the order is not reserved, so the service cancels whatever of the first attempt
+     * landed; the order may then read CANCELLED though the client never asked to cancel.
+     */
+    public boolean withdrawnByService() {
+        return reserves.stream().filter(a -> a.mayHaveApplied() && !a.acknowledged()).anyMatch(doubt ->
+                reserves.stream().anyMatch(later -> later.refused() && !later.unavailable()
+                        && later.invokedAt() > doubt.invokedAt()));
+    }
+
     /** Whether some attempt at {@code attempts} took effect or may have. */
     static boolean mayHaveApplied(List<Attempt> attempts) {
         return attempts.stream().anyMatch(Attempt::mayHaveApplied);

@@ -70,9 +70,12 @@ public final class Cluster implements AutoCloseable {
         } else {
             database = Database.start(home);
             redis = RedisNodes.start();
+            // Redis runs with a replica, so the service waits for it (WAIT 1) before it acknowledges a
+            // change: a failover to the replica then cannot hand out the sequence of an acknowledged one.
             settings.putAll(Map.of("spring.datasource.url", database.jdbcUrl(),
                     "spring.datasource.username", "postgres", "spring.datasource.password", "",
-                    "stockguard.ledger", "redis", "stockguard.redis.url", redis.uri()));
+                    "stockguard.ledger", "redis", "stockguard.redis.url", redis.uri(),
+                    "stockguard.redis.wait-replicas", "1"));
             if (tier == Tier.KAFKA) {
                 kafka = kafkaBrokers == 1 ? KafkaCluster.single() : KafkaCluster.start(kafkaBrokers);
                 int replication = Math.min(3, kafkaBrokers);

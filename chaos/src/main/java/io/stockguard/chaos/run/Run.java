@@ -55,7 +55,7 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             Workload workload = new Workload(targets, api, history, catalogue);
             workload.createCatalogue();
             workload.start(clients, seed);
-            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis());
+            FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis(), folder);
             try {
                 new Nemesis(cluster, history, seed).play(schedule, () -> reads.metrics("warmup"));
             } finally {
@@ -63,9 +63,11 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             }
             ensureRunning(cluster);
             LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());
-            Optional<Duration> drained = reads.awaitDrained();
+            Optional<Duration> drained;
             try (Connection database = cluster.databaseConnection()) {
+                drained = reads.awaitDrained(database);
                 reads.read(database);
+                reads.dumpDatabase(database);
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot read the database for the final check", e);
             }

@@ -40,8 +40,11 @@ public final class FinalReads {
     private final History history;
     private final Catalogue catalogue;
     private final boolean hotStore;
+    private final java.nio.file.Path journalFolder;
 
-    public FinalReads(List<Target> instances, Api api, History history, Catalogue catalogue, boolean hotStore) {
+    public FinalReads(List<Target> instances, Api api, History history, Catalogue catalogue, boolean hotStore,
+            java.nio.file.Path journalFolder) {
+        this.journalFolder = journalFolder;
         this.instances = instances;
         this.api = api;
         this.history = history;
@@ -50,24 +53,55 @@ public final class FinalReads {
     }
 
     /**
-     * Waits until nothing is in flight between the stores for any SKU, bounded; returns how long
-     * that took, or empty when it did not happen in time (the reads are made anyway).
+     * Waits until nothing is in flight between the stores for any SKU, bounded: the probe sees no
+     * journaled change still to apply, the hot store's outbox is empty (changes left by requests
+     * that died are swept after the sweep's minimum age), and both stores hold the same counters
+     * (a confirm moves no available stock, so the probe alone would not see one still in Kafka).
+     * Returns how long that took, or empty when it did not happen in time; the reads are made anyway
+     * and the checker reports whatever still differs.
      */
-    public java.util.Optional<Duration> awaitDrained() {
+    public java.util.Optional<Duration> awaitDrained(Connection database) {
         long start = System.nanoTime();
         long deadline = start + DRAIN_WAIT_MAX.toNanos();
         Set<String> waiting = new LinkedHashSet<>(catalogue.all());
         while (!waiting.isEmpty() && System.nanoTime() < deadline) {
-            waiting.removeIf(sku -> {
-                Api.Answer probe = answered(instances.getFirst(), "POST", "/api/v1/admin/skus/" + sku + "/probe");
-                return probe.ok() && probe.number("inFlight") == 0;
-            });
+            waiting.removeIf(sku -> drained(sku, database));
             if (!waiting.isEmpty()) {
                 LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
             }
         }
         return waiting.isEmpty() ? java.util.Optional.of(Duration.ofNanos(System.nanoTime() - start))
                 : java.util.Optional.empty();
+    }
+
+    private boolean drained(String sku, Connection database) {
+        Api.Answer probe = answered(instances.getFirst(), "POST", "/api/v1/admin/skus/" + sku + "/probe");
+        if (!probe.ok() || probe.number("inFlight") != 0) {
+            return false;
+        }
+        if (!hotStore) {
+            return true;
+        }
+        Api.Answer hot = answered(instances.getFirst(), "GET", "/api/v1/admin/skus/" + sku + "/hot");
+        if (hot.status() == 404) {
+            return true;
+        }
+        if (!hot.ok() || hot.number("outboxLength") != 0) {
+            return false;
+        }
+        Map<String, Long> numbers = new LinkedHashMap<>();
+        hot.body().get("buckets").forEach(bucket -> {
+            String prefix = Op.Final.HOT_PREFIX + bucket.get("bucket").asInt() + ".";
+            numbers.put(prefix + "available", bucket.get("available").asLong());
+            numbers.put(prefix + "reserved", bucket.get("reserved").asLong());
+            numbers.put(prefix + "sold", bucket.get("sold").asLong());
+        });
+        try {
+            numbers.putAll(databaseBuckets(sku, database));
+        } catch (SQLException e) {
+            return false;
+        }
+        return !differs(numbers);
     }
 
     /** Reads every order the history names, every SKU, the probe, buckets and metrics. */
@@ -147,17 +181,8 @@ public final class FinalReads {
                 null, sku, null, null, null, null, null, null, null, null, null));
         Map<String, Long> numbers = new LinkedHashMap<>();
         String failure = null;
-        try (PreparedStatement select = database.prepareStatement(
-                "SELECT bucket, available, reserved, sold FROM stock_bucket WHERE sku_id = ? ORDER BY bucket")) {
-            select.setString(1, sku);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    String prefix = Op.Final.DB_PREFIX + rows.getInt(1) + ".";
-                    numbers.put(prefix + "available", rows.getLong(2));
-                    numbers.put(prefix + "reserved", rows.getLong(3));
-                    numbers.put(prefix + "sold", rows.getLong(4));
-                }
-            }
+        try {
+            numbers.putAll(databaseBuckets(sku, database));
         } catch (SQLException e) {
             failure = "database: " + e.getMessage();
         }
@@ -178,6 +203,66 @@ public final class FinalReads {
         String detail = failure;
         history.complete(invoked, type, op -> op.withAnswer(failure(detail), null, null, null, null, null, numbers,
                 detail));
+    }
+
+    private static Map<String, Long> databaseBuckets(String sku, Connection database) throws SQLException {
+        Map<String, Long> numbers = new LinkedHashMap<>();
+        try (PreparedStatement select = database.prepareStatement(
+                "SELECT bucket, available, reserved, sold FROM stock_bucket WHERE sku_id = ? ORDER BY bucket")) {
+            select.setString(1, sku);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String prefix = Op.Final.DB_PREFIX + rows.getInt(1) + ".";
+                    numbers.put(prefix + "available", rows.getLong(2));
+                    numbers.put(prefix + "reserved", rows.getLong(3));
+                    numbers.put(prefix + "sold", rows.getLong(4));
+                }
+            }
+        }
+        return numbers;
+    }
+
+    /** Whether a bucket figure the hot store reports differs from the database's. */
+    private static boolean differs(Map<String, Long> numbers) {
+        return numbers.entrySet().stream().filter(e -> e.getKey().startsWith(Op.Final.HOT_PREFIX)).anyMatch(e ->
+                !e.getValue().equals(numbers.get(Op.Final.DB_PREFIX + e.getKey().substring(Op.Final.HOT_PREFIX.length()))));
+    }
+
+    /** The tables a person reads to find what became of an order or a change, in the order they read them. */
+    private static final List<String> DUMPED = List.of("sku", "stock_bucket", "reservation", "reservation_line",
+            "stock_event", "pending_event", "anomaly", "dead_letter");
+    /** Rows per table at most: a run makes some 10^5 events, and a dump must not fill the disk. */
+    private static final int DUMP_ROWS_MAX = 1_000_000;
+
+    /**
+     * The database's ledger at the end, written beside the history ({@code db-<table>.tsv}): what a
+     * person reads to find which change one store has and the other has not, after the database
+     * itself is gone with the cluster.
+     */
+    public void dumpDatabase(Connection database) {
+        if (journalFolder == null) {
+            return;
+        }
+        for (String table : DUMPED) {
+            try (PreparedStatement select = database.prepareStatement("SELECT * FROM " + table + " ORDER BY 1")) {
+                select.setMaxRows(DUMP_ROWS_MAX);
+                StringBuilder text = new StringBuilder();
+                try (ResultSet rows = select.executeQuery()) {
+                    int columns = rows.getMetaData().getColumnCount();
+                    for (int c = 1; c <= columns; c++) {
+                        text.append(rows.getMetaData().getColumnName(c)).append(c == columns ? '\n' : '\t');
+                    }
+                    while (rows.next()) {
+                        for (int c = 1; c <= columns; c++) {
+                            text.append(rows.getString(c)).append(c == columns ? '\n' : '\t');
+                        }
+                    }
+                }
+                java.nio.file.Files.writeString(journalFolder.resolve("db-" + table + ".tsv"), text);
+            } catch (SQLException | java.io.IOException e) {
+                System.err.println("chaos: could not dump table " + table + ": " + e);
+            }
+        }
     }
 
     private static Integer failure(String detail) {

@@ -164,4 +164,33 @@ class NoLostAckTest {
         fixtures.finalOrderRead("o1").unavailable();
         rejects(noLostAck(fixtures), 1, "order o1: no definite final read");
     }
+
+    @Test
+    void acceptsAnOrderTheServiceWithdrewAfterAnAttemptInDoubtAndARefusedRetry() {
+        // The first attempt's outcome is unknown (it landed); the retry is refused (the second line
+        // sold out meanwhile): the service cancels what landed, though nobody asked to cancel.
+        accepts(noLostAck(history().sku("SKU-1", 10)
+                .reserve("c0", "o1", "SKU-1:2").info()
+                .at(1_000).reserve("c0", "o1", "SKU-1:2").fail(409, "INSUFFICIENT_STOCK")
+                .at(60_000).finalOrder("o1", "CANCELLED", "SKU-1:2")));
+    }
+
+    @Test
+    void rejectsACancelledOrderWhenNoRetryWasRefused() {
+        // In doubt, then nothing: the service has no reason to cancel, so CANCELLED is not reachable.
+        rejects(noLostAck(history().sku("SKU-1", 10)
+                        .reserve("c0", "o1", "SKU-1:2").info()
+                        .at(60_000).finalOrder("o1", "CANCELLED", "SKU-1:2")),
+                1, "order o1: nothing was acknowledged but the final read says CANCELLED");
+    }
+
+    @Test
+    void rejectsAWithdrawalAfterAnUnavailableRetry() {
+        // 503 UNAVAILABLE says "not applied": no refusal of the order, so no withdrawal either.
+        rejects(noLostAck(history().sku("SKU-1", 10)
+                        .reserve("c0", "o1", "SKU-1:2").info()
+                        .at(1_000).reserve("c0", "o1", "SKU-1:2").unavailable()
+                        .at(60_000).finalOrder("o1", "CANCELLED", "SKU-1:2")),
+                1, "but the final read says CANCELLED");
+    }
 }

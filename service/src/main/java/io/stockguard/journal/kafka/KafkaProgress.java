@@ -60,6 +60,12 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
                 .description("1 while new reservations are throttled because of the backlog").register(meters);
     }
 
+    /** Kafka acknowledges an event before the journal writer applies it to the database. */
+    @Override
+    public boolean behind() {
+        return true;
+    }
+
     @Override
     public boolean backlogged() {
         return backlogged;

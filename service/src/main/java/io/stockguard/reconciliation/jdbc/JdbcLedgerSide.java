@@ -36,7 +36,7 @@ class JdbcLedgerSide implements LedgerSide {
         jdbc.query(sql.get("state"), rs -> {
             if (header[0] == null) {
                 header[0] = new SkuState(sku, rs.getString("mode"), rs.getString("mode_changed_by"),
-                        rs.getLong("safety_stock"), rs.getLong("hot_epoch"), rs.getBoolean("hot_valid"), buckets);
+                        rs.getLong("safety_stock"), rs.getLong("hot_epoch"), rs.getString("owner"), buckets);
             }
             buckets.add(new Bucket(rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"),
                     rs.getLong("sold"), rs.getLong("applied_sum"), rs.getLong("applied_epoch"), rs.getLong("applied_seq")));

@@ -6,6 +6,7 @@ import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
 import io.stockguard.platform.TraceId;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
@@ -41,13 +42,14 @@ final class AppliedRows {
     }
 
     /** Locks these SKUs' rows until the transaction ends; returns the hot store's ownership of each. */
-    Map<SkuId, ApplyPlan.HotOwner> lockSkus(Collection<SkuId> skus) {
-        Map<SkuId, ApplyPlan.HotOwner> owners = new HashMap<>();
+    Map<SkuId, Ownership> lockSkus(Collection<SkuId> skus) {
+        Map<SkuId, Ownership> owners = new HashMap<>();
         if (!skus.isEmpty()) {
             named.query(sql.get("hotOwners"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
                     (ResultSet rs) -> {
                         owners.put(SkuId.of(rs.getString("sku_id")),
-                                new ApplyPlan.HotOwner(rs.getLong("hot_epoch"), rs.getBoolean("hot_valid")));
+                                Ownership.of(rs.getString("owner"), rs.getLong("hot_epoch"),
+                                        Timestamps.fromDatabase(rs, "owner_since", dialect)));
                     });
         }
         return owners;
@@ -210,6 +212,24 @@ final class AppliedRows {
     void deletePending(List<String> eventIds) {
         jdbc.batchUpdate(sql.get("deletePending"), eventIds, Math.max(1, eventIds.size()),
                 (ps, id) -> ps.setString(1, id));
+    }
+
+    /**
+     * Records the request ids of the hot store's restocks and adjustments as applied, as the
+     * database path records its own: a retry after the hot store lost its record is a replay.
+     */
+    void insertStockRequests(List<StockEvent> applied) {
+        Map<String, StockEvent> requests = new LinkedHashMap<>();
+        for (StockEvent event : applied) {
+            if ((event.op() == StockOp.RESTOCK || event.op() == StockOp.ADJUST) && event.requestId() != null
+                    && event.fingerprint() != null) {
+                requests.putIfAbsent(event.requestId(), event);
+            }
+        }
+        for (StockEvent event : requests.values()) {
+            jdbc.update(sql.get("insertStockRequest"), event.requestId(), event.skuId().value(), event.op().name(),
+                    event.fingerprint(), Timestamps.parameter(event.occurredAt(), dialect));
+        }
     }
 
     void insertAnomalies(List<ApplyPlan.Anomaly> anomalies) {

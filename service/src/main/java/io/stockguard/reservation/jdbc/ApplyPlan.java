@@ -2,7 +2,7 @@ package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.journal.StockOp;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
@@ -10,12 +10,13 @@ import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The in-memory decisions of one application of journaled events: which events apply, which wait,
@@ -28,6 +29,10 @@ import java.util.Set;
  * counters while the hot store's R - J still equals the database's D - A, so that only changes
  * preceding it in the hot bucket are missing (it waits for its BUCKET). A change that does not fit
  * and whose R - J differs from D - A comes from a hot store that drifted: it is refused.
+ *
+ * <p>Each rule has its own class and returns its {@link Verdict} as a value; the plan asks them in
+ * their order and is the one place that records what a verdict does, so that a rule can be tested
+ * on its own and the plan's outputs have one writer.
  */
 final class ApplyPlan {
 
@@ -42,19 +47,19 @@ final class ApplyPlan {
         }
     }
 
-    /**
-     * Which hot store may sell a SKU: the one loaded under {@code epoch}, and only while
-     * {@code valid} (the database path has not taken the SKU over since).
-     */
-    record HotOwner(long epoch, boolean valid) {
-    }
-
     /** Something the database refused, for the anomaly log. */
     record Anomaly(Instant at, String kind, SkuId skuId, Integer bucket, String eventId, String detail) {
     }
 
     /** What a waiting event waits for. */
     enum Waiting { ORDER, BUCKET }
+
+    /**
+     * An event handed in now, or one that waited for its bucket tried again. A retry's caller was
+     * answered when it first came (it waits), so a rule that would refuse it to its caller lets it
+     * wait on instead.
+     */
+    enum Attempt { FIRST, RETRY }
 
     /** An event stored as waiting by this plan. */
     record Wait(StockEvent event, Waiting reason) {
@@ -64,14 +69,15 @@ final class ApplyPlan {
     private final Map<OrderId, ReservationRows.Header> headers;
     private final Map<OrderId, Map<SkuId, ReservedLine>> lines;
     private final Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder;
-    private final Set<String> known;
-    private final Set<String> appliedOrderOps;
-    private final Map<Stamp, String> stampOwners;
     private final Map<SkuId, BucketSet> sets;
-    private final Map<SkuId, HotOwner> owners;
 
-    private final Set<String> seen = new HashSet<>();
-    private final Set<String> refusedTransfers = new HashSet<>();
+    private final EventIdempotency duplicates;
+    private final AllOrNothing wholeOrders;
+    private final OwnerFence fence;
+    private final StampClaims stamps;
+    private final OperationOnce operations;
+
+    private final TransferHalves transfers = new TransferHalves();
     private final List<StockEvent> applied = new ArrayList<>();
     private final Map<OrderId, ReservationRows.Header> newHeaders = new LinkedHashMap<>();
     private final Set<OrderId> changedHeaders = new LinkedHashSet<>();
@@ -80,12 +86,12 @@ final class ApplyPlan {
     private final List<String> released = new ArrayList<>();
     private final List<Anomaly> anomalies = new ArrayList<>();
     private final Map<String, Stamp> highestStamps = new HashMap<>();
-    private final Set<OrderId> fencedOrders = new HashSet<>();
 
     ApplyPlan(boolean strict, Map<OrderId, ReservationRows.Header> headers,
             Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder,
             Set<String> known, Set<String> appliedOrderOps, Map<Stamp, String> stampOwners,
-            Map<SkuId, BucketSet> sets, Map<SkuId, HotOwner> owners) {
+            Map<SkuId, BucketSet> sets, Map<SkuId, Ownership> owners, boolean journalBehind,
+            Map<OrderId, EventOutcome.Rejected> refusedOrders) {
         this.strict = strict;
         this.headers = new HashMap<>(headers);
         this.lines = new HashMap<>();
@@ -96,79 +102,71 @@ final class ApplyPlan {
             bySku.forEach((sku, events) -> copy.put(sku, new ArrayList<>(events)));
             this.waitingForOrder.put(order, copy);
         });
-        this.known = known;
-        this.appliedOrderOps = new HashSet<>(appliedOrderOps);
-        waitingForOrder.values().forEach(bySku -> bySku.values().forEach(events -> events.forEach(e ->
-                this.appliedOrderOps.add(orderOp(e)))));
-        this.stampOwners = new HashMap<>(stampOwners);
         this.sets = sets;
-        this.owners = owners;
+        duplicates = new EventIdempotency(known);
+        wholeOrders = new AllOrNothing(refusedOrders);
+        fence = new OwnerFence(owners, journalBehind);
+        stamps = new StampClaims(stampOwners);
+        operations = new OperationOnce(appliedOrderOps, waitingForOrder);
     }
 
     /**
-     * Marks the orders of the batch with a reservation the hot store had no right to make: all of
-     * the order's reservations in the batch are then refused together, so that it can be made
-     * again, whole, on the database path.
+     * Marks the orders of the batch with a change the hot store had no right to make: all of the
+     * order's changes in the batch are then refused together.
      */
     void fence(List<StockEvent> events) {
-        for (StockEvent event : events) {
-            if (event.orderId() != null && fenced(event)) {
-                fencedOrders.add(event.orderId());
-            }
-        }
+        fence.fence(events);
     }
 
     /**
-     * A sale (or a transfer, which only serves one) by a hot store that does not own the SKU now.
-     * Settlements are never fenced: they move stock the database holds for the order, and the
-     * order's state decides them whichever path they come from.
+     * Decides an event handed in now. The stamp is claimed before the operation: a hot store that
+     * lost writes reissues their stamps, and a client's retry of the lost operation must not hide
+     * that as a mere repeat (I5).
      */
-    private boolean fenced(StockEvent event) {
-        if (event.epoch() == null || event.op().isSettlement()) {
-            return false;
-        }
-        HotOwner owner = owners.get(event.skuId());
-        return owner != null && (!owner.valid() || owner.epoch() != event.epoch());
+    EventOutcome decide(StockEvent event) {
+        BucketSet set = sets.get(event.skuId());
+        return ruling(event,
+                () -> duplicates.judge(event),
+                () -> wholeOrders.judge(event),
+                () -> fence.judge(event),
+                () -> stamps.claim(event),
+                () -> operations.claim(event),
+                () -> KnownSku.judge(set))
+                .orElseGet(() -> body(event, set, Attempt.FIRST));
     }
 
-    /** Decides an event handed in now. */
-    EventOutcome decide(StockEvent event) {
-        if (known.contains(event.eventId()) || !seen.add(event.eventId())) {
-            return EventOutcome.Settled.DUPLICATE;
-        }
-        if (fenced(event)) {
-            HotOwner owner = owners.get(event.skuId());
-            return reject(EventOutcome.Reason.FENCED, event, "the hot store of epoch " + event.epoch()
-                    + " does not own the SKU (the database's epoch is " + owner.epoch()
-                    + (owner.valid() ? "" : "; the database path took it over") + ")", true);
-        }
-        if (event.orderId() != null && fencedOrders.contains(event.orderId()) && !event.op().isSettlement()) {
-            return reject(EventOutcome.Reason.FENCED, event, "another line of its order was fenced", false);
-        }
-        if (event.orderId() != null && !appliedOrderOps.add(orderOp(event))) {
-            // The same business operation was applied by another path (the database ledger
-            // during a fallback, say): applying it again would count it twice (I3).
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event,
-                    "this operation of the order was already applied", true);
-        }
-        if (event.epoch() != null) {
-            Stamp stamp = Stamp.of(event);
-            String owner = stampOwners.putIfAbsent(stamp, event.eventId());
-            if (owner != null && !owner.equals(event.eventId())) {
-                return reject(EventOutcome.Reason.REGRESSION, event, "stamp " + stamp.epoch() + "/" + stamp.sequence()
-                        + " already belongs to event " + owner + ": the hot store lost writes", true);
+    /**
+     * Asks the rules in their order, up to the first that stops the event, and records what its
+     * verdict does; a rule after it never sees the event, so its claims stay free. Empty when every
+     * rule lets the event through.
+     */
+    @SafeVarargs
+    private Optional<EventOutcome> ruling(StockEvent event, Supplier<Verdict>... rules) {
+        for (Supplier<Verdict> rule : rules) {
+            switch (rule.get()) {
+                case Verdict.Pass pass -> {
+                }
+                case Verdict.Flag flag -> anomaly(flag.kind(), event, flag.detail());
+                case Verdict.Refuse refuse -> {
+                    anomaly(refuse.reason(), event, refuse.detail());
+                    return Optional.of(new EventOutcome.Rejected(refuse.reason(), refuse.detail()));
+                }
+                case Verdict.Answer answer -> {
+                    return Optional.of(answer.outcome());
+                }
+                case Verdict.Wait wait -> {
+                    waitFor(event, wait.reason());
+                    return Optional.of(EventOutcome.Settled.DEFERRED);
+                }
             }
         }
-        BucketSet set = sets.get(event.skuId());
-        if (set == null) {
-            return reject(EventOutcome.Reason.UNKNOWN_SKU, event, "no such SKU in the database", true);
-        }
-        return body(event, set, false);
+        return Optional.empty();
     }
 
     /**
      * Retries events waiting for their bucket (stored before, or deferred earlier in this batch),
-     * in the hot store's order; returns the ids of those that applied.
+     * in the hot store's order; returns the ids of those that applied. A pass that applies nothing
+     * ends it, so there are at most as many passes as events, and one more.
      */
     Set<String> retryWaiting(List<StockEvent> waiting) {
         Set<String> appliedNow = new LinkedHashSet<>();
@@ -178,12 +176,10 @@ final class ApplyPlan {
             progress = false;
             for (StockEvent event : List.copyOf(left)) {
                 BucketSet set = sets.get(event.skuId());
-                if (set != null && body(event, set, true) == EventOutcome.Settled.APPLIED) {
+                if (set != null && body(event, set, Attempt.RETRY) == EventOutcome.Settled.APPLIED) {
                     left.remove(event);
                     appliedNow.add(event.eventId());
-                    if (newWaits.remove(event.eventId()) == null) {
-                        released.add(event.eventId());
-                    }
+                    release(event);
                     progress = true;
                 }
             }
@@ -191,126 +187,70 @@ final class ApplyPlan {
         return appliedNow;
     }
 
-    private EventOutcome body(StockEvent event, BucketSet set, boolean retry) {
+    private EventOutcome body(StockEvent event, BucketSet set, Attempt attempt) {
+        OrderId order = event.orderId();
         return switch (event.op()) {
-            case RESERVE -> reserve(event, set, retry);
-            case CONFIRM, CANCEL, EXPIRE -> settle(event, set, retry);
-            case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set, retry);
+            case RESERVE -> ruling(event,
+                    () -> OperationOnce.reserveOnce(line(order, event.skuId())),
+                    () -> FrozenSku.judge(event, set, strict, attempt),
+                    () -> CancelledOrder.judge(event, headers.get(order), waitingForOrder.getOrDefault(order, Map.of()),
+                            strict, attempt),
+                    () -> CounterFit.judge(event, set, attempt))
+                    .orElseGet(() -> reserve(event, set));
+            case CONFIRM, CANCEL, EXPIRE -> ruling(event,
+                    () -> OrderWait.judge(line(order, event.skuId()), attempt),
+                    () -> SettlementRule.judge(event, headers.get(order), attempt),
+                    () -> CounterFit.judge(event, set, attempt))
+                    .orElseGet(() -> settle(event, set));
+            case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set, attempt);
         };
     }
 
-    private EventOutcome reserve(StockEvent event, BucketSet set, boolean retry) {
+    /** Applies a reservation: its line, its order's row if it has none, and the settlements that overtook it. */
+    private EventOutcome reserve(StockEvent event, BucketSet set) {
         OrderId order = event.orderId();
-        if (line(order, event.skuId()) != null) {
-            return reject(EventOutcome.Reason.INVALID_TRANSITION, event, "a second reservation of the same line", true);
-        }
-        if (strict && !retry && !set.sells()) {
-            return new EventOutcome.Rejected(EventOutcome.Reason.SKU_FROZEN, "SKU " + event.skuId() + " is frozen");
-        }
-        List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
-                .getOrDefault(event.skuId(), List.of());
-        ReservationRows.Header header = headers.get(order);
-        // A cancel of this order that overtook its reserve on another SKU (another partition) made
-        // the tombstone: that is the order's own cancel in flight, not a reservation after a cancel.
-        boolean ownCancelInFlight = !waitingForOrder.getOrDefault(order, Map.of()).isEmpty();
-        if (header != null && header.state() == ReservationState.CANCELLED && overtaken.isEmpty() && !retry
-                && !(ownCancelInFlight && !strict)) {
-            if (strict) {
-                return new EventOutcome.Rejected(EventOutcome.Reason.ORDER_CANCELLED, "order " + order
-                        + " was cancelled before this reservation reached the database");
-            }
-            anomaly("ORDER_CANCELLED", event, "an acknowledged reservation of a cancelled order; applied");
-        }
-        if (!set.fits(event)) {
-            return notFitting(event, set, retry);
-        }
         accept(event, set);
         ReservedLine line = new ReservedLine(event.skuId(), (int) event.qty(), event.bucket());
         lines.computeIfAbsent(order, k -> new HashMap<>()).put(event.skuId(), line);
         newLines.computeIfAbsent(order, k -> new ArrayList<>()).add(line);
-        if (header == null) {
-            header = new ReservationRows.Header(order, ReservationState.RESERVED,
+        if (!headers.containsKey(order)) {
+            ReservationRows.Header header = new ReservationRows.Header(order, ReservationState.RESERVED,
                     event.fingerprint() == null ? "" : event.fingerprint(), event.occurredAt(), event.expiresAt(),
                     null, null, event.traceId() == null ? null : event.traceId().value());
             headers.put(order, header);
             newHeaders.put(order, header);
         }
+        List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
+                .getOrDefault(event.skuId(), List.of());
         for (StockEvent undo : List.copyOf(overtaken)) {
             if (set.fits(undo)) {
                 accept(undo, set);
                 overtaken.remove(undo);
-                if (newWaits.remove(undo.eventId()) == null) {
-                    released.add(undo.eventId());
-                }
+                release(undo);
                 transition(undo);
             }
         }
         return EventOutcome.Settled.APPLIED;
     }
 
-    private EventOutcome settle(StockEvent event, BucketSet set, boolean retry) {
-        OrderId order = event.orderId();
-        if (line(order, event.skuId()) == null) {
-            if (retry) {
-                return EventOutcome.Settled.DEFERRED;
-            }
-            // It overtook its reservation: it waits for it, and the order reads as cancelled
-            // meanwhile, so nothing sells it again (I7).
-            waitingForOrder.computeIfAbsent(order, k -> new HashMap<>())
-                    .computeIfAbsent(event.skuId(), k -> new ArrayList<>()).add(event);
-            newWaits.put(event.eventId(), new Wait(event, Waiting.ORDER));
-            if (!headers.containsKey(order) && event.op() != StockOp.CONFIRM) {
-                ReservationRows.Header tombstone = new ReservationRows.Header(order, ReservationState.CANCELLED,
-                        ReservationRows.TOMBSTONE, event.occurredAt(), null, null, event.occurredAt(),
-                        event.traceId() == null ? null : event.traceId().value());
-                headers.put(order, tombstone);
-                newHeaders.put(order, tombstone);
-            }
-            return EventOutcome.Settled.DEFERRED;
-        }
-        if (!set.fits(event)) {
-            return notFitting(event, set, retry);
-        }
+    private EventOutcome settle(StockEvent event, BucketSet set) {
         accept(event, set);
         transition(event);
         return EventOutcome.Settled.APPLIED;
     }
 
-    private EventOutcome change(StockEvent event, BucketSet set, boolean retry) {
-        boolean transfer = event.op() == StockOp.TRANSFER_OUT || event.op() == StockOp.TRANSFER_IN;
-        if (transfer && event.requestId() != null && refusedTransfers.contains(event.requestId())) {
-            return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, "its other half was refused", true);
+    private EventOutcome change(StockEvent event, BucketSet set, Attempt attempt) {
+        Optional<EventOutcome> stopped = ruling(event,
+                () -> transfers.judge(event),
+                () -> CounterFit.judge(event, set, attempt));
+        if (stopped.isEmpty()) {
+            accept(event, set);
+            return EventOutcome.Settled.APPLIED;
         }
-        if (!set.fits(event)) {
-            EventOutcome outcome = notFitting(event, set, retry);
-            if (outcome instanceof EventOutcome.Rejected && transfer && event.requestId() != null) {
-                refusedTransfers.add(event.requestId());
-            }
-            return outcome;
+        if (stopped.get() instanceof EventOutcome.Rejected) {
+            transfers.refused(event);
         }
-        accept(event, set);
-        return EventOutcome.Settled.APPLIED;
-    }
-
-    /**
-     * A change that does not fit the database's counters now: it waits for its predecessors when
-     * the stores agree (R - J = D - A), and is refused as drift when they do not.
-     */
-    private EventOutcome notFitting(StockEvent event, BucketSet set, boolean retry) {
-        Long hotBase = event.hotBase();
-        if (hotBase != null && hotBase == set.base(event.bucket())) {
-            if (!retry) {
-                newWaits.put(event.eventId(), new Wait(event, Waiting.BUCKET));
-            }
-            return EventOutcome.Settled.DEFERRED;
-        }
-        if (retry) {
-            return EventOutcome.Settled.DEFERRED;
-        }
-        return reject(EventOutcome.Reason.WOULD_GO_NEGATIVE, event, "bucket " + event.bucket() + " cannot take "
-                + event.op() + " of " + event.qty() + (hotBase == null ? ""
-                : ": the hot store's R - J is " + hotBase + ", the database's D - A is " + set.base(event.bucket())),
-                true);
+        return stopped.get();
     }
 
     private void accept(StockEvent event, BucketSet set) {
@@ -323,18 +263,34 @@ final class ApplyPlan {
         }
     }
 
+    /** Stores the event as waiting; one waiting for its order is found by the order's reserve. */
+    private void waitFor(StockEvent event, Waiting reason) {
+        newWaits.put(event.eventId(), new Wait(event, reason));
+        if (reason == Waiting.ORDER) {
+            OrderId order = event.orderId();
+            waitingForOrder.computeIfAbsent(order, k -> new HashMap<>())
+                    .computeIfAbsent(event.skuId(), k -> new ArrayList<>()).add(event);
+            OrderWait.tombstone(event, headers.get(order)).ifPresent(tombstone -> {
+                headers.put(order, tombstone);
+                newHeaders.put(order, tombstone);
+            });
+        }
+    }
+
+    /** A waiting event applied: a wait of this batch is dropped, one stored before is deleted. */
+    private void release(StockEvent event) {
+        if (newWaits.remove(event.eventId()) == null) {
+            released.add(event.eventId());
+        }
+    }
+
     /** The order follows its lines: confirm, cancel and expiry move the whole order. */
     private void transition(StockEvent event) {
         ReservationRows.Header header = headers.get(event.orderId());
-        if (header == null) {
+        if (header == null || !event.op().isSettlement()) {
             return;
         }
-        ReservationState to = switch (event.op()) {
-            case CONFIRM -> ReservationState.CONFIRMED;
-            case CANCEL -> ReservationState.CANCELLED;
-            case EXPIRE -> ReservationState.EXPIRED;
-            default -> header.state();
-        };
+        ReservationState to = SettlementRule.of(event.op()).target();
         if (to == header.state()) {
             return;
         }
@@ -354,19 +310,8 @@ final class ApplyPlan {
         return lines.getOrDefault(order, Map.of()).get(sku);
     }
 
-    private static String orderOp(StockEvent event) {
-        return event.orderId().value() + "|" + event.skuId().value() + "|" + event.op().name();
-    }
-
-    private EventOutcome reject(EventOutcome.Reason reason, StockEvent event, String detail, boolean anomaly) {
-        if (anomaly) {
-            anomaly(reason.name(), event, detail);
-        }
-        return new EventOutcome.Rejected(reason, detail);
-    }
-
-    private void anomaly(String kind, StockEvent event, String detail) {
-        anomalies.add(new Anomaly(Instant.now(), kind, event.skuId(), event.bucket(), event.eventId(),
+    private void anomaly(EventOutcome.Reason kind, StockEvent event, String detail) {
+        anomalies.add(new Anomaly(Instant.now(), kind.name(), event.skuId(), event.bucket(), event.eventId(),
                 event.op() + " " + detail));
     }
 

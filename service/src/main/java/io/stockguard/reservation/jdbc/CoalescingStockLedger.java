@@ -101,8 +101,8 @@ final class CoalescingStockLedger implements StockLedger {
     }
 
     @Override
-    public List<OrderId> dueForExpiry(Instant now, int limit) {
-        return single.dueForExpiry(now, limit);
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return single.dueForExpiry(now, after, limit);
     }
 
     @Override

@@ -10,6 +10,9 @@ import io.stockguard.journal.SynchronousJournal;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.TierProperties;
 import io.stockguard.platform.SqlStatements;
+import io.stockguard.reservation.DatabaseLedger;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.reservation.ReservationProperties;
 import io.stockguard.reservation.StockLedger;
 import java.time.Clock;
@@ -62,39 +65,42 @@ class JdbcLedgerConfiguration {
     }
 
     /**
-     * The database path of the Redis tiers while Redis fails: one transaction per operation (no
-     * coalescing: a degraded mode favours the simplest path), each claiming its SKUs from the hot store.
+     * The database path of the Redis tiers, for the SKUs the database owns: one transaction per
+     * operation (no coalescing: the hot store takes the load), each checking under a share lock that
+     * the database owns the SKUs it changes.
      */
     @Bean
-    DatabaseFallback databaseFallback(TransactionTemplate transactions, JdbcTemplate jdbc,
+    DatabaseLedger databaseOwnedLedger(TransactionTemplate transactions, JdbcTemplate jdbc,
             SqlStatements ledgerStatements, SqlDialect dialect, SkuRows skuRows, Journal journal,
-            StockAdministration administration, Clock clock, TierProperties tier) {
+            StockAdministration administration, Clock clock, OwnershipStore ownershipStore) {
         StockLedger ledger = new JdbcStockLedger(transactions, skuRows, new BucketRows(jdbc, ledgerStatements),
-                new ReservationRows(jdbc, ledgerStatements, dialect), journal, administration, clock,
-                new HotStoreClaim(jdbc, ledgerStatements, dialect, clock,
-                        tier.journal() == TierProperties.Journal.DATABASE));
+                new ReservationRows(jdbc, ledgerStatements, dialect), journal, administration, clock, ownershipStore);
         return () -> ledger;
     }
 
     /**
-     * Applies the hot store's events. With the synchronous journal every event is applied before it
-     * is acknowledged, so the database can fence the sales of a hot store that lost its SKU; with
-     * Kafka the events arrive already acknowledged and must be applied (the full tier's takeover
-     * waits for the journal to drain instead).
+     * Applies the hot store's events. With Kafka the events arrive already acknowledged: those of
+     * a hot store being drained are applied too (the hand-over waits for them).
      */
     @Bean
     EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect, Journal journal, TierProperties tier) {
+            SqlDialect dialect, Journal journal, JournalProgress progress) {
         ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
         return new JournalApplier(transactions, new AppliedRows(jdbc, ledgerStatements, dialect, reservations),
-                new BucketRows(jdbc, ledgerStatements), journal, tier.journal() == TierProperties.Journal.DATABASE);
+                new BucketRows(jdbc, ledgerStatements), journal, progress.behind());
     }
 
     @Bean
-    HotStoreSource hotStoreSource(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect, SkuRows skuRows) {
-        return new HotStoreSource(transactions, jdbc, ledgerStatements, skuRows,
-                new ReservationRows(jdbc, ledgerStatements, dialect), dialect);
+    OwnershipStore ownershipStore(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
+            SqlDialect dialect) {
+        return new JdbcOwnership(transactions, jdbc, ledgerStatements, dialect);
+    }
+
+    @Bean
+    HotStoreSource hotStoreSource(JdbcTemplate jdbc, SqlStatements ledgerStatements, SqlDialect dialect,
+            SkuRows skuRows) {
+        return new JdbcHotStoreSource(jdbc, ledgerStatements, skuRows,
+                new ReservationRows(jdbc, ledgerStatements, dialect));
     }
 
     /** The synchronous journal is never behind the database. */

@@ -5,6 +5,7 @@ import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.OrderOutcome;
+import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
 import io.stockguard.reservation.ReservationState;
@@ -41,8 +42,11 @@ final class JdbcStockLedger implements StockLedger {
     private final Journal journal;
     private final StockAdministration administration;
     private final Clock clock;
-    /** Set on the ledger that serves while Redis fails; null on the embedded tier's ledger. */
-    private final HotStoreClaim claim;
+    /**
+     * Set on the database path of the Redis tiers: every transaction checks, under a share lock,
+     * that the database owns the SKUs it changes. Null on the embedded tier's ledger.
+     */
+    private final OwnershipStore owners;
 
     JdbcStockLedger(TransactionTemplate transactions, SkuRows skus, BucketRows buckets, ReservationRows reservations,
             Journal journal, StockAdministration administration, Clock clock) {
@@ -50,8 +54,8 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     JdbcStockLedger(TransactionTemplate transactions, SkuRows skus, BucketRows buckets, ReservationRows reservations,
-            Journal journal, StockAdministration administration, Clock clock, HotStoreClaim claim) {
-        this.claim = claim;
+            Journal journal, StockAdministration administration, Clock clock, OwnershipStore owners) {
+        this.owners = owners;
         this.transactions = transactions;
         this.skus = skus;
         this.buckets = buckets;
@@ -300,13 +304,13 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     @Override
-    public List<OrderId> dueForExpiry(Instant now, int limit) {
-        return reservations.due(now, limit);
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return reservations.due(now, after, limit);
     }
 
     @Override
     public StockChangeOutcome apply(StockCommand command) {
-        return administration.apply(command);
+        return administration.apply(command, this::claim);
     }
 
     @Override
@@ -320,8 +324,8 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     private void claim(List<SkuId> skus) {
-        if (claim != null) {
-            claim.claim(skus);
+        if (owners != null) {
+            owners.requireDatabaseOwner(skus);
         }
     }
 

@@ -4,6 +4,7 @@ import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.util.ArrayList;
@@ -29,16 +30,20 @@ final class JournalApplier implements EventApplier {
     private final AppliedRows rows;
     private final BucketRows buckets;
     private final Journal journal;
-    private final boolean fenceHotSales;
+    private final boolean journalBehind;
 
-    /** @param fenceHotSales refuse sales of a hot store that does not own the SKU (see {@link ApplyPlan#fence}) */
+    /**
+     * @param journalBehind the journal is applied after it is acknowledged (Kafka): a change of the
+     *     hot store being drained may have been acknowledged and is applied (see
+     *     {@link io.stockguard.reservation.Ownership#acceptsHotChange})
+     */
     JournalApplier(TransactionTemplate transactions, AppliedRows rows, BucketRows buckets, Journal journal,
-            boolean fenceHotSales) {
+            boolean journalBehind) {
         this.transactions = transactions;
         this.rows = rows;
         this.buckets = buckets;
         this.journal = journal;
-        this.fenceHotSales = fenceHotSales;
+        this.journalBehind = journalBehind;
     }
 
     /** Attempts at a batch that lost a race with another writer of the same rows. */
@@ -66,25 +71,39 @@ final class JournalApplier implements EventApplier {
         }
     }
 
+    /**
+     * Decides the batch and writes what it decided. In strict mode (the synchronous journal, whose
+     * callers hear the outcome before they answer) an order's changes apply all or none: when one
+     * of them is refused, the batch is decided again with the whole order refused the same way,
+     * before anything is written.
+     */
     private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict) {
         Set<SkuId> skus = events.stream().map(StockEvent::skuId).collect(Collectors.toCollection(TreeSet::new));
-        Map<SkuId, ApplyPlan.HotOwner> locked = rows.lockSkus(skus);
-        Map<SkuId, ApplyPlan.HotOwner> owners = fenceHotSales ? locked : Map.of();
+        Map<SkuId, Ownership> owners = rows.lockSkus(skus);
         List<StockEvent> waiting = rows.waitingForBucket(skus);
         Set<OrderId> orders = java.util.stream.Stream.concat(events.stream(), waiting.stream())
                 .filter(e -> e.orderId() != null).map(StockEvent::orderId)
                 .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(OrderId::value))));
-        ApplyPlan plan = new ApplyPlan(strict, rows.lockReservations(orders), rows.lines(orders),
-                rows.pending(orders), rows.known(events), rows.appliedOrderOps(orders), rows.stampOwners(events),
-                sets(skus), owners);
-        plan.fence(events);
-        List<EventOutcome> outcomes = new ArrayList<>(events.size());
-        for (StockEvent event : events) {
-            outcomes.add(plan.decide(event));
+        Map<OrderId, ReservationRows.Header> headers = rows.lockReservations(orders);
+        Map<OrderId, EventOutcome.Rejected> refusedOrders = new java.util.HashMap<>();
+        while (true) {
+            ApplyPlan plan = new ApplyPlan(strict, headers, rows.lines(orders), rows.pending(orders),
+                    rows.known(events), rows.appliedOrderOps(orders), rows.stampOwners(events), sets(skus), owners,
+                    journalBehind, refusedOrders);
+            plan.fence(events);
+            List<EventOutcome> outcomes = new ArrayList<>(events.size());
+            for (StockEvent event : events) {
+                outcomes.add(plan.decide(event));
+            }
+            retryWaiting(plan, waiting, events, outcomes);
+            Map<OrderId, EventOutcome.Rejected> split = strict
+                    ? AllOrNothing.partlyRefused(events, outcomes, refusedOrders) : Map.of();
+            if (split.isEmpty()) {
+                write(plan);
+                return outcomes;
+            }
+            refusedOrders.putAll(split);
         }
-        retryWaiting(plan, waiting, events, outcomes);
-        write(plan);
-        return outcomes;
     }
 
     /**
@@ -126,6 +145,7 @@ final class JournalApplier implements EventApplier {
         rows.insertPending(plan.newWaits());
         rows.deletePending(plan.released());
         journal.append(plan.applied());
+        rows.insertStockRequests(plan.applied());
         rows.insertAnomalies(plan.anomalies());
     }
 }

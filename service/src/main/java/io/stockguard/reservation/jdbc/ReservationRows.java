@@ -125,8 +125,13 @@ final class ReservationRows {
                 from.name()) == 1;
     }
 
-    List<OrderId> due(Instant now, int limit) {
-        return jdbc.query(sql.get("due"), (rs, i) -> OrderId.of(rs.getString(1)), at(now), limit);
+    List<io.stockguard.reservation.StockLedger.Due> due(Instant now, io.stockguard.reservation.StockLedger.Due after,
+            int limit) {
+        Instant from = after == null ? Instant.EPOCH : after.expiresAt();
+        String fromOrder = after == null ? "" : after.orderId().value();
+        return jdbc.query(sql.get("due"), (rs, i) -> new io.stockguard.reservation.StockLedger.Due(
+                Timestamps.fromDatabase(rs, "expires_at", dialect), OrderId.of(rs.getString("order_id"))), at(now),
+                at(from), at(from), fromOrder, limit);
     }
 
     private Object at(Instant instant) {

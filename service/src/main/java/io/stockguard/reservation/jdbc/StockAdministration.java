@@ -60,7 +60,16 @@ final class StockAdministration implements SkuModeStore {
     }
 
     StockChangeOutcome apply(StockCommand command) {
+        return apply(command, skus -> { });
+    }
+
+    /**
+     * @param guard run first in the transaction with the SKU: the database path of the Redis tiers
+     *     checks there that the database owns it
+     */
+    StockChangeOutcome apply(StockCommand command, java.util.function.Consumer<List<SkuId>> guard) {
         return transactions.execute(status -> {
+            guard.accept(List.of(command.skuId()));
             StockChangeOutcome outcome = switch (command) {
                 case StockCommand.Upsert upsert -> upsert(upsert);
                 case StockCommand.Restock restock -> restock(restock);

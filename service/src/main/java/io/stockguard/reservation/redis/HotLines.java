@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The per-SKU line scripts (reserve, confirm, release) and the events their replies describe.
- * Events are rebuilt here from the reply and what the caller knows, so they match what the
- * scripts appended to the outbox field by field.
+ * The per-SKU scripts that move stock (reserve, confirm, release, stock changes) and the events
+ * their replies describe. Events are rebuilt here from the reply and what the caller knows, so they
+ * match what the scripts appended to the outbox field by field. Every script is told the epoch the
+ * caller may change the SKU at and refuses any other ({@code STALE}); a line record written under
+ * another epoch is reported ({@code FOREIGN}), never trusted.
  */
 final class HotLines {
 
@@ -30,13 +32,40 @@ final class HotLines {
         this.properties = properties;
     }
 
+    /**
+     * A line record as the scripts write it: {@code state|bucket|qty|epoch|entries}; written from the
+     * database's copy it has no pending entries (the database has the change).
+     */
+    static String record(String state, int bucket, long qty, long epoch) {
+        return state + "|" + bucket + "|" + qty + "|" + epoch + "|";
+    }
+
+    /**
+     * The change an earlier attempt made to a line that is still in the outbox: its entries (of
+     * those the line's record names) not yet removed, i.e. perhaps never journaled. A retry journals
+     * them again before it answers (the journal takes each event id once).
+     */
+    Change pending(SkuId sku, int bucket, String entries) {
+        if (entries == null || entries.isEmpty()) {
+            return new Change(sku, bucket, List.of(), List.of());
+        }
+        List<String> ids = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        for (var message : redis.outboxEntries(Keys.outbox(sku), List.of(entries.split(",")))) {
+            ids.add(message.getId());
+            events.add(OutboxEvents.toEvent(message.getBody()));
+        }
+        return new Change(sku, bucket, ids, events);
+    }
+
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
     Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
-            Instant now, Instant holdEnds, Caller caller) {
+            Instant now, Instant holdEnds, Caller caller, long epoch) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
-                Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax())));
+                Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax()),
+                Long.toString(epoch)));
         for (int i = 0; i < 2 * bucketCount + 2; i++) {
             arguments.add(EventIds.next());
         }
@@ -52,34 +81,27 @@ final class HotLines {
         List<StockEvent> events = new ArrayList<>();
         String transfer = null;
         for (int i = 3; i + 10 <= reply.size(); i += 10) {
-            String entry = reply.string(i);
             String eventId = reply.string(i + 1);
-            int bucket = (int) reply.number(i + 2);
             StockOp op = StockOp.valueOf(reply.string(i + 3));
             long da = reply.number(i + 4);
-            long dr = reply.number(i + 5);
-            long ds = reply.number(i + 6);
-            long sequence = reply.number(i + 7);
-            long hotAvailable = reply.number(i + 8);
-            long hotJournaled = reply.number(i + 9);
             if (op == StockOp.TRANSFER_OUT) {
                 transfer = eventId;
             }
             boolean orderOp = op.isOrderOperation();
-            StockEvent event = new StockEvent(eventId, sku, bucket, op, orderOp ? order : null,
-                    orderOp ? null : transfer, orderOp ? qty : Math.abs(da), da, dr, ds, caller.traceId(),
-                    caller.actor().toString(), now, epoch, sequence, op == StockOp.RESERVE ? fingerprint : null,
-                    op == StockOp.RESERVE ? holdEnds : null, hotAvailable, hotJournaled);
-            entries.add(entry);
-            events.add(event);
+            entries.add(reply.string(i));
+            events.add(new StockEvent(eventId, sku, (int) reply.number(i + 2), op, orderOp ? order : null,
+                    orderOp ? null : transfer, orderOp ? qty : Math.abs(da), da, reply.number(i + 5),
+                    reply.number(i + 6), caller.traceId(), caller.actor().toString(), now, epoch,
+                    reply.number(i + 7), op == StockOp.RESERVE ? fingerprint : null,
+                    op == StockOp.RESERVE ? holdEnds : null, reply.number(i + 8), reply.number(i + 9)));
         }
         return new Change(sku, home, entries, events);
     }
 
-    Reply confirm(OrderId order, SkuId sku, Instant now, Caller caller) {
+    Reply confirm(OrderId order, SkuId sku, Instant now, Caller caller, long epoch) {
         return new Reply(redis.run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(),
                 HotOrders.millis(now), trace(caller), caller.actor().toString(),
-                Long.toString(properties.lineLifetime().toSeconds()), EventIds.next())));
+                Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(), Long.toString(epoch))));
     }
 
     Change confirmed(Reply reply, OrderId order, SkuId sku, Instant now, Caller caller) {
@@ -91,10 +113,12 @@ final class HotLines {
         return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
     }
 
-    /** Runs release.lua: {@code how} is CANCEL, EXPIRE or UNRESERVE (with the reservation's entries). */
-    Reply release(OrderId order, SkuId sku, String how, Instant now, Caller caller, List<String> entries) {
+    /** Runs release.lua: {@code how} is CANCEL, EXPIRE, UNRESERVE or DISCARD (with the reservation's entries). */
+    Reply release(OrderId order, SkuId sku, String how, Instant now, Caller caller, long epoch,
+            List<String> entries) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), how, HotOrders.millis(now), trace(caller),
-                caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()), EventIds.next()));
+                caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(),
+                Long.toString(epoch)));
         arguments.addAll(entries);
         return new Reply(redis.run(Script.RELEASE, Keys.reserveKeys(sku, order), arguments));
     }
@@ -105,6 +129,40 @@ final class HotLines {
                 reply.number(6), reply.number(7), reply.number(8), caller.traceId(), caller.actor().toString(), now,
                 reply.number(9), reply.number(5), null, null, reply.number(10), reply.number(11));
         return new Change(sku, bucket, List.of(reply.string(1)), List.of(event));
+    }
+
+    /**
+     * Runs stock.lua: a restock or an adjustment ({@code op}), by a signed delta or to a new total
+     * ({@code set}), idempotent by request id when there is one.
+     */
+    Reply stock(SkuId sku, StockOp op, boolean set, long amount, String requestId, String fingerprint, Instant now,
+            Caller caller, long epoch, int bucketCount) {
+        List<String> arguments = new ArrayList<>(List.of(op.name(), set ? "SET" : "DELTA", Long.toString(amount),
+                requestId == null ? "" : requestId, fingerprint, Long.toString(epoch), HotOrders.millis(now),
+                trace(caller), caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()),
+                Integer.toString(properties.outboxMax())));
+        for (int i = 0; i < bucketCount; i++) {
+            arguments.add(EventIds.next());
+        }
+        String request = "sg:{" + sku.value() + "}:rq:" + (requestId == null ? "" : requestId);
+        return new Reply(redis.run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
+                request), arguments));
+    }
+
+    /** The change an OK reply of stock.lua describes (one event per bucket it changed). */
+    Change stocked(Reply reply, SkuId sku, String requestId, String fingerprint, Instant now, Caller caller) {
+        long epoch = reply.number(1);
+        List<String> entries = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        for (int i = 4; i + 10 <= reply.size(); i += 10) {
+            long da = reply.number(i + 4);
+            entries.add(reply.string(i));
+            events.add(new StockEvent(reply.string(i + 1), sku, (int) reply.number(i + 2),
+                    StockOp.valueOf(reply.string(i + 3)), null, requestId, Math.abs(da), da, 0, 0, caller.traceId(),
+                    caller.actor().toString(), now, epoch, reply.number(i + 7),
+                    requestId == null ? null : fingerprint, null, reply.number(i + 8), reply.number(i + 9)));
+        }
+        return new Change(sku, -1, entries, events);
     }
 
     private static String trace(Caller caller) {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The order records of the hot store (order.lua): idempotency gate, tombstones, and each order's lines. */
 final class HotOrders {
@@ -29,16 +30,24 @@ final class HotOrders {
                 Long.toString(properties.openingStale().toMillis()));
     }
 
-    Reply close(OrderId order, ReservationState state, List<ReservedLine> lines, Instant now) {
-        return call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines));
+    /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
+    Reply close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
+            Instant now) {
+        return call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs));
     }
 
     Reply abort(OrderId order, Instant now) {
         return call(order, "ABORT", now);
     }
 
+    /** The request that opened the order gives up on it: the next attempt resumes it at once. */
+    Reply giveUp(OrderId order, String fingerprint, Instant now) {
+        return call(order, "GIVE_UP", now, fingerprint);
+    }
+
     Reply cancel(OrderId order, Instant now) {
-        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()));
+        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()));
     }
 
     Reply confirm(OrderId order, Instant now) {
@@ -46,7 +55,7 @@ final class HotOrders {
     }
 
     Reply expire(OrderId order, Instant now) {
-        return call(order, "EXPIRE", now);
+        return call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis()));
     }
 
     Reply finish(OrderId order, ReservationState state, Instant now) {
@@ -61,12 +70,28 @@ final class HotOrders {
      * Writes the database's copy of an order: back, when the hot store lost it; over the hot
      * store's, with {@code overwrite}, when the database served the order meanwhile.
      */
-    Reply restore(ReservationView view, Instant now, boolean overwrite) {
+    Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now) {
+        return restore(view, epochs, now, false);
+    }
+
+    /** @param force overwrite even a record of the current epochs (one a caller that died left half-way) */
+    Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now, boolean force) {
         List<StockLine> lines = view.lines().stream().map(l -> new StockLine(l.skuId(), l.qty())).toList();
         return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : "restored",
-                encode(lines), encodeWithBuckets(view.lines()), millis(view.createdAt()), millis(view.expiresAt()),
-                nullToEmpty(view.traceId()), Long.toString(properties.lineLifetime().toSeconds()),
-                overwrite ? "1" : "0");
+                encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
+                millis(view.expiresAt()), nullToEmpty(view.traceId()),
+                Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "");
+    }
+
+    /**
+     * Removes the hot store's record of an order the database does not have, unless a request
+     * made or remade it under the epochs that own its SKUs now (those are the truth).
+     */
+    void forget(OrderId order, Map<SkuId, Long> epochs, Instant now) {
+        StringBuilder current = new StringBuilder();
+        epochs.forEach((sku, epoch) -> current.append(current.isEmpty() ? "" : ";").append(sku.value())
+                .append("|0|0|").append(epoch));
+        call(order, "FORGET", now, current.toString());
     }
 
     private Reply call(OrderId order, String operation, Instant now, String... rest) {
@@ -83,13 +108,29 @@ final class HotOrders {
         return text.toString();
     }
 
-    static String encodeWithBuckets(List<ReservedLine> lines) {
+    static String encodeWithBuckets(List<ReservedLine> lines, Map<SkuId, Long> epochs) {
         StringBuilder text = new StringBuilder();
         for (ReservedLine line : lines) {
             text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty())
-                    .append('|').append(line.bucket());
+                    .append('|').append(line.bucket()).append('|').append(epochs.getOrDefault(line.skuId(), 0L));
         }
         return text.toString();
+    }
+
+    /**
+     * The epoch each line of a closed order was recorded under, from "sku|qty|bucket|epoch;…"; a
+     * line recorded without one (or not yet closed) reads as epoch 0, which no hot store has.
+     */
+    static Map<SkuId, Long> epochs(String text) {
+        Map<SkuId, Long> epochs = new java.util.LinkedHashMap<>();
+        if (text == null || text.isEmpty()) {
+            return epochs;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            epochs.put(SkuId.of(fields[0]), fields.length > 3 ? Long.parseLong(fields[3]) : 0L);
+        }
+        return epochs;
     }
 
     /** Lines "sku|qty;…" as stored by OPEN. */
@@ -105,7 +146,7 @@ final class HotOrders {
         return lines;
     }
 
-    /** Lines "sku|qty|bucket;…" as stored by CLOSE. */
+    /** Lines "sku|qty|bucket|epoch;…" as stored by CLOSE. */
     static List<ReservedLine> decodeWithBuckets(String text) {
         List<ReservedLine> lines = new ArrayList<>();
         if (text == null || text.isEmpty()) {

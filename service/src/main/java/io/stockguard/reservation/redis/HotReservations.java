@@ -5,6 +5,7 @@ import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
 import io.stockguard.reservation.ReservationState;
@@ -14,62 +15,75 @@ import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.ToIntFunction;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A reservation on the hot store, as a saga over the order's SKUs: open the order record (the
- * idempotency gate), reserve each line on its SKU (atomic per SKU), make every change durable in
- * the journal, then close the order. A line that fails undoes the lines before it as if they
- * never happened; a caller that dies half-way leaves an OPENING order that a retry takes over, or
- * that expiry cleans up.
+ * idempotency gate), reserve each line on its SKU (atomic per SKU, at the epoch the caller knows
+ * owns it), make every change durable in the journal, then close the order. A line that fails
+ * undoes the lines before it as if they never happened; a caller that dies half-way leaves an
+ * OPENING order that a retry takes over once it is stale.
+ *
+ * <p>Records the hot store holds from another epoch (or none at all) are never trusted: the
+ * database, which has everything an older epoch acknowledged, says what became of them.
  */
 final class HotReservations {
 
     private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
     /** How long a retry waits for its original to finish; a reservation takes milliseconds. */
-    private static final java.time.Duration BUSY_WAIT_MAX = java.time.Duration.ofSeconds(2);
+    private static final Duration BUSY_WAIT_MAX = Duration.ofSeconds(2);
     private static final long BUSY_BACKOFF_FIRST_NANOS = 1_000_000;
     private static final long BUSY_BACKOFF_MAX_NANOS = 50_000_000;
+    /** A line whose record the database rewrote is tried again at most this often. */
+    private static final int LINE_ATTEMPTS_MAX = 3;
 
     private final HotOrders orders;
     private final HotLines lines;
     private final HotStockLoader loader;
     private final DurableJournal journal;
-    private final OutboxDrain drain;
-    private final ToIntFunction<SkuId> bucketCounts;
+    private final HotStoreSource database;
     private final RedisGateway redis;
     private final RedisProperties properties;
-    private final io.stockguard.reservation.jdbc.HotStoreSource database;
-    private final java.util.function.BiConsumer<SkuId, String> distrust;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            OutboxDrain drain, ToIntFunction<SkuId> bucketCounts, RedisGateway redis, RedisProperties properties,
-            io.stockguard.reservation.jdbc.HotStoreSource database,
-            java.util.function.BiConsumer<SkuId, String> distrust) {
-        this.database = database;
-        this.distrust = distrust;
+            HotStoreSource database, RedisGateway redis, RedisProperties properties) {
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
         this.journal = journal;
-        this.drain = drain;
-        this.bucketCounts = bucketCounts;
+        this.database = database;
         this.redis = redis;
         this.properties = properties;
     }
 
-    ReservationOutcome reserve(ReserveCommand command, Instant now) {
+    /**
+     * Reserves every line or none.
+     *
+     * @param epochs the epoch of the hot store that owns each of the order's SKUs
+     * @throws StaleOwner when a SKU's hot store is not at that epoch (or lost it): nothing was reserved
+     */
+    ReservationOutcome reserve(ReserveCommand command, Instant now, Map<SkuId, Long> epochs) {
+        long started = System.nanoTime();
         OrderId order = command.orderId();
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         Reply opened = open(command, now, holdEnds, trace);
+        if (!opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
+            // The record was made under another epoch: the database's copy replaces it.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            opened = open(command, now, holdEnds, trace);
+        }
         switch (opened.status()) {
             case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
             case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
@@ -79,18 +93,51 @@ final class HotReservations {
             case "NEW", "RESUME" -> { }
             default -> throw opened.unexpected("order.lua OPEN");
         }
+        ReservationOutcome outcome;
+        try {
+            outcome = reserveOpened(command, now, holdEnds, epochs, started);
+        } catch (RuntimeException e) {
+            giveUp(command, now);
+            throw e;
+        }
+        if (outcome instanceof Refusal.Unavailable unavailable && unavailable.outcomeUnknown()) {
+            giveUp(command, now);
+        }
+        return outcome;
+    }
+
+    /**
+     * This request will not finish the order it opened: its retry resumes it at once (every line step
+     * is idempotent) instead of hearing "in progress" until the record goes stale. Best effort: a
+     * Redis that cannot take this leaves the record to go stale.
+     */
+    private void giveUp(ReserveCommand command, Instant now) {
+        try {
+            orders.giveUp(command.orderId(), command.fingerprint(), now);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            log.debug("order {} left to go stale: {}", command.orderId(), e.getMessage());
+        }
+    }
+
+    private ReservationOutcome reserveOpened(ReserveCommand command, Instant now, Instant holdEnds,
+            Map<SkuId, Long> epochs, long started) {
+        OrderId order = command.orderId();
         List<HotLines.Change> held = new ArrayList<>();
-        List<SkuId> resumed = new ArrayList<>();
+        Set<SkuId> resumed = new HashSet<>();
         for (StockLine line : command.linesInLockOrder()) {
-            Refusal refusal = reserveLine(command, line, now, holdEnds, held, resumed);
+            Refusal refusal;
+            try {
+                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed);
+            } catch (StaleOwner stale) {
+                abandon(order, held, command.caller(), now, epochs, started, resumed);
+                throw stale;
+            }
             if (refusal != null) {
-                undo(order, held, command.caller(), now);
-                orders.abort(order, now);
-                return refusal;
+                return abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
+                        : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
-        resumed.forEach(drain::drain);
-        return journalAndClose(command, held, now, holdEnds);
+        return journalAndClose(command, held, resumed, now, holdEnds, epochs, started);
     }
 
     /**
@@ -103,24 +150,35 @@ final class HotReservations {
         long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
         while (opened.is("BUSY") && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(backoffNanos);
+            LockSupport.parkNanos(backoffNanos);
             backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
             opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace);
         }
         return opened;
     }
 
+    /** Whether a replayed record's lines were all recorded under the epochs that own their SKUs now. */
+    private static boolean current(Reply opened, Map<SkuId, Long> epochs) {
+        if (!opened.is("DONE")) {
+            // CANCELLED, EXPIRED and CONFLICT records carry their lines only once closed; a tombstone
+            // (no lines) is in the database too, so it stands.
+            return true;
+        }
+        Map<SkuId, Long> recorded = HotOrders.epochs(opened.string(5));
+        return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
+    }
+
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
-    private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds,
-            List<HotLines.Change> held, List<SkuId> resumed) {
-        OptionalInt bucketCount = bucketCount(line.skuId());
+    private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
+            List<HotLines.Change> held, Set<SkuId> resumed) {
+        OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
         }
         int home = command.orderId().homeBucket(bucketCount.getAsInt());
-        for (int attempt = 0; attempt < 2; attempt++) {
+        for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
             Reply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home, bucketCount.getAsInt(),
-                    command.commit(), command.fingerprint(), now, holdEnds, command.caller());
+                    command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch);
             switch (reply.status()) {
                 case "OK" -> {
                     held.add(lines.reserved(reply, command.orderId(), line.skuId(), line.qty(),
@@ -128,17 +186,19 @@ final class HotReservations {
                     return null;
                 }
                 case "ALREADY" -> {
-                    // A previous attempt of this order reserved the line; its changes may still
-                    // be in the outbox, so they are drained into the database before acknowledging.
-                    held.add(new HotLines.Change(line.skuId(), (int) reply.number(1), List.of(), List.of()));
+                    // An attempt of this order that died reserved the line under this epoch; what of
+                    // it is still in the outbox (perhaps never journaled) is journaled with the rest.
+                    held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
                     resumed.add(line.skuId());
                     return null;
                 }
-                case "NOT_LOADED" -> loader.ensureLoaded(line.skuId());
+                case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
+                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), epoch, reply.status().equals("STALE")
+                        ? "the hot store has epoch " + reply.number(1) + ", not " + epoch : "the hot store lost it");
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
                 case "THROTTLED" -> {
-                    return new Refusal.Throttled(line.skuId(), java.time.Duration.ofMillis(reply.number(1)));
+                    return new Refusal.Throttled(line.skuId(), Duration.ofMillis(reply.number(1)));
                 }
                 case "CANCELLED" -> { return new Refusal.OrderCancelled(command.orderId()); }
                 case "EXPIRED" -> { return new Refusal.OrderExpired(command.orderId()); }
@@ -149,14 +209,23 @@ final class HotReservations {
                 default -> throw reply.unexpected("reserve.lua");
             }
         }
-        return new Refusal.Unavailable(false, "SKU " + line.skuId() + " could not be loaded into the hot store");
+        return new Refusal.Unavailable(false, "the hot store's record of order " + command.orderId() + " on SKU "
+                + line.skuId() + " kept changing");
     }
 
-    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Instant now,
-            Instant holdEnds) {
+    /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */
+    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
+            Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
         OrderId order = command.orderId();
         List<StockEvent> events = new ArrayList<>();
         held.forEach(change -> events.addAll(change.events()));
+        if (!replicated()) {
+            // A failover to a replica that lacks these changes would reissue their sequence numbers:
+            // nothing is acknowledged (nor journaled) that the replicas have not got. The changes
+            // stay in the outbox: if this master lives on, the sweeper journals them.
+            return new Refusal.Unavailable(true, "fewer Redis replicas than stockguard.redis.wait-replicas took "
+                    + "the reservation in time");
+        }
         List<EventOutcome> outcomes;
         try {
             outcomes = journal.record(events);
@@ -167,168 +236,154 @@ final class HotReservations {
                 return new Refusal.Unavailable(true, "the journal failed while committing");
             }
             log.warn("journal of order {} unavailable; its reservation is undone", order, e);
-            undo(order, held, command.caller(), now);
-            orders.abort(order, now);
-            return new Refusal.Unavailable(false, "the journal is unavailable");
+            return abandon(order, held, command.caller(), now, epochs, started, resumed)
+                    ? new Refusal.Unavailable(false, "the journal is unavailable")
+                    : new Refusal.Unavailable(true, "the journal is unavailable and the undo came too late");
         }
-        List<SkuId> fenced = fencedSkus(events, outcomes);
-        if (!fenced.isEmpty()) {
-            // The database path took these SKUs over (or the hot store was reloaded) after this
-            // request passed the routing: the sale is undone here and made on the database path.
-            for (HotLines.Change change : held) {
-                boolean refusedWhole = change.events().stream().filter(e -> e.op() == StockOp.RESERVE)
-                        .allMatch(e -> outcomes.get(events.indexOf(e)) instanceof EventOutcome.Rejected);
-                if (refusedWhole) {
-                    discardLine(order, change, command.caller(), now);
-                } else {
-                    // Applied by a sweep before the fence: it stands in the database, so it is cancelled.
-                    undoLine(order, change, command.caller(), now);
-                }
-            }
-            orders.abort(order, now);
-            String why = outcomes.stream().filter(o -> o instanceof EventOutcome.Rejected r
-                    && r.reason() == EventOutcome.Reason.FENCED).map(o -> ((EventOutcome.Rejected) o).detail())
-                    .findFirst().orElse("");
-            fenced.forEach(sku -> distrust.accept(sku, "the database fenced a sale of the hot store: " + why));
-            throw new RedisGateway.HotStoreUnavailable("the hot store no longer owns " + fenced, null);
-        }
-        Refusal refused = refusalIn(order, events, outcomes);
-        if (refused != null && reservedElsewhere(order, events, outcomes)) {
-            // The database path reserved this order while Redis was failing: that reservation
-            // stands, this one is undone, and the caller gets the original outcome.
-            undo(order, held, command.caller(), now);
-            Optional<ReservationView> stored = database.order(order);
-            if (stored.isPresent() && stored.get().state().holdsStock()) {
-                loader.restoreOrder(order);
-                return new ReservationOutcome.Reserved(stored.get(), true);
-            }
-        }
-        if (refused != null) {
-            log.warn("the database refused the reservation of order {}: {}", order, outcomes);
-            distrustWhereImpossible(events, outcomes);
-            settleRefusedJournal(command, held, events, outcomes, now);
-            return refused;
+        Optional<EventOutcome.Rejected> refused = outcomes.stream().filter(EventOutcome.Rejected.class::isInstance)
+                .map(EventOutcome.Rejected.class::cast).findFirst();
+        if (refused.isPresent()) {
+            // The synchronous journal applies an order's events all or none: none of these applied.
+            return refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
         }
         forget(held);
-        waitForReplicas();
         List<ReservedLine> reserved = held.stream()
                 .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))
                 .toList();
         ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
-        Reply closed = orders.close(order, state, reserved, now);
+        Reply closed = orders.close(order, state, reserved, epochs, now);
         if (closed.is("CANCELLED")) {
             log.info("order {} was cancelled while its reservation was being made", order);
             return new Refusal.OrderCancelled(order);
         }
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
+        // Every line reserved by an earlier attempt (this one only finished it): answered as the
+        // replay it is, whether or not that attempt's answer reached the caller.
+        boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
-                command.commit() ? now : null, null, trace), false);
-    }
-
-    /** A refusal that says the hot store's copy of a SKU is wrong has that SKU rebuilt. */
-    private void distrustWhereImpossible(List<StockEvent> events, List<EventOutcome> outcomes) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
-                    && (rejected.reason() == EventOutcome.Reason.REGRESSION
-                            || rejected.reason() == EventOutcome.Reason.WOULD_GO_NEGATIVE)) {
-                distrust.accept(events.get(i).skuId(), rejected.detail());
-            }
-        }
-    }
-
-    private static List<SkuId> fencedSkus(List<StockEvent> events, List<EventOutcome> outcomes) {
-        List<SkuId> fenced = new ArrayList<>();
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
-                    && rejected.reason() == EventOutcome.Reason.FENCED && !fenced.contains(events.get(i).skuId())) {
-                fenced.add(events.get(i).skuId());
-            }
-        }
-        return fenced;
-    }
-
-    /** True when the database refused this order's reservation because it already holds one for it. */
-    private static boolean reservedElsewhere(OrderId order, List<StockEvent> events, List<EventOutcome> outcomes) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected
-                    && rejected.reason() == EventOutcome.Reason.INVALID_TRANSITION
-                    && events.get(i).op() == StockOp.RESERVE && order.equals(events.get(i).orderId())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The first refusal the database gave this order's reservation, as the caller's refusal. */
-    private static Refusal refusalIn(OrderId order, List<StockEvent> events, List<EventOutcome> outcomes) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
-                StockEvent event = events.get(i);
-                return switch (rejected.reason()) {
-                    case SKU_FROZEN -> new Refusal.SkuFrozen(event.skuId());
-                    case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
-                    case WOULD_GO_NEGATIVE -> new Refusal.InsufficientStock(event.skuId(), event.qty(), 0);
-                    default -> new Refusal.Unavailable(false, "the database refused the change: " + rejected.detail());
-                };
-            }
-        }
-        return null;
+                command.commit() ? now : null, null, trace), replayed);
     }
 
     /**
-     * Some of the order's events were refused by the database. What it applied is cancelled
-     * (journaled); what it refused is undone in the hot store. The order is then cancelled, so a
-     * retry cannot reserve lines the database already holds for it.
+     * The database refused the order's changes (it applied none of them). They are discarded from
+     * the hot store; what the caller hears depends on why.
      */
-    private void settleRefusedJournal(ReserveCommand command, List<HotLines.Change> held, List<StockEvent> events,
-            List<EventOutcome> outcomes, Instant now) {
+    private ReservationOutcome refusedByDatabase(ReserveCommand command, List<HotLines.Change> held,
+            List<StockEvent> events, List<EventOutcome> outcomes, EventOutcome.Rejected refused, Instant now,
+            Map<SkuId, Long> epochs) {
         OrderId order = command.orderId();
-        boolean anyApplied = false;
+        boolean cancelled = false;
         for (HotLines.Change change : held) {
-            boolean applied = change.events().stream().filter(e -> e.op() == StockOp.RESERVE)
-                    .anyMatch(e -> !(outcomes.get(events.indexOf(e)) instanceof EventOutcome.Rejected));
-            anyApplied |= applied;
-            if (!applied) {
-                // Refused: never applied in the database, whether or not a sweep took its entries.
-                discardLine(order, change, command.caller(), now);
+            if (landedBefore(change, events, outcomes)) {
+                // An earlier attempt's change, journaled before (the database calls it a duplicate):
+                // it stands in the database, so it is cancelled there, not discarded here.
+                cancelled |= cancelLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            } else {
+                discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
             }
         }
-        if (!anyApplied) {
-            orders.abort(order, now);
+        orders.abort(order, now);
+        SkuId sku = skuOf(refused, events, outcomes);
+        if (cancelled) {
+            log.warn("order {}: a line an earlier attempt reserved was cancelled, since the database refused the "
+                    + "rest ({} on {})", order, refused.reason(), sku);
+        }
+        log.warn("the database refused the reservation of order {} on {}: {} {}", order, sku, refused.reason(),
+                refused.detail());
+        return switch (refused.reason()) {
+            case FENCED -> throw new StaleOwner(sku, epochs.get(sku), "the database no longer takes its changes: "
+                    + refused.detail());
+            case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, epochs.get(sku), "its copy is wrong: "
+                    + refused.detail());
+            case SKU_FROZEN -> new Refusal.SkuFrozen(sku);
+            case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
+            case UNKNOWN_SKU -> new Refusal.UnknownSku(sku);
+            case INVALID_TRANSITION -> replayFromDatabase(order, epochs);
+        };
+    }
+
+    /**
+     * The database already holds a reservation for this order (made before this SKU's hot store
+     * owned it): that one stands, and the caller gets its outcome.
+     */
+    private ReservationOutcome replayFromDatabase(OrderId order, Map<SkuId, Long> epochs) {
+        Optional<ReservationView> stored = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        if (stored.isEmpty()) {
+            return new Refusal.Unavailable(false, "the database refused order " + order + " and does not have it");
+        }
+        return switch (stored.get().state()) {
+            case CANCELLED -> new Refusal.OrderCancelled(order);
+            case EXPIRED -> new Refusal.OrderExpired(order);
+            case RESERVED, CONFIRMED -> new ReservationOutcome.Reserved(stored.get(), true);
+        };
+    }
+
+    /** Whether the change's own events were all in the database already (journaled by an earlier attempt). */
+    private static boolean landedBefore(HotLines.Change change, List<StockEvent> events, List<EventOutcome> outcomes) {
+        List<StockEvent> own = change.events().stream().filter(e -> e.op().isOrderOperation()).toList();
+        return !own.isEmpty() && own.stream().allMatch(e -> outcomes.get(events.indexOf(e))
+                == EventOutcome.Settled.DUPLICATE);
+    }
+
+    /** Returns a line's stock with a journaled cancel; true when it was cancelled now. */
+    private boolean cancelLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
+        Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of());
+        if (!cancelled.is("OK")) {
+            return false;
+        }
+        HotLines.Change cancel = lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller);
+        List<EventOutcome> outcomes = journal.record(cancel.events());
+        if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
+            throw new StaleOwner(change.skuId(), epoch, "the database refused the cancel of a line it holds: "
+                    + outcomes);
+        }
+        redis.deleteFromOutbox(Keys.outbox(change.skuId()), cancel.entryIds());
+        return true;
+    }
+
+    private static SkuId skuOf(EventOutcome.Rejected refused, List<StockEvent> events, List<EventOutcome> outcomes) {
+        return events.get(outcomes.indexOf(refused)).skuId();
+    }
+
+    /**
+     * Undoes the reserved lines as if they never happened and forgets the order record, so a retry
+     * starts afresh. Only while the attempt is younger than half the outbox sweep's minimum age:
+     * older, the sweeper may be journaling its changes at that very moment, so they are left to it
+     * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid.
+     */
+    private boolean abandon(OrderId order, List<HotLines.Change> held, Caller caller, Instant now,
+            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed) {
+        if (System.nanoTime() - started > properties.outbox().minimumAge().dividedBy(2).toNanos()) {
+            log.warn("order {}: too late to undo its reservation safely; left for the outbox sweeper", order);
+            return false;
+        }
+        for (HotLines.Change change : held) {
+            undoLine(order, change, caller, now, epochs.get(change.skuId()), resumed);
+        }
+        orders.abort(order, now);
+        return true;
+    }
+
+    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch,
+            Set<SkuId> resumed) {
+        if (resumed.contains(change.skuId())) {
+            // Reserved by an attempt that died, long enough ago for the sweeper to be journaling what
+            // it left: never undone as if it had not happened, but journaled (a duplicate at worst)
+            // and then cancelled, so it does not hold stock for an order nobody completes.
+            if (!change.events().isEmpty()) {
+                journal.record(change.events());
+                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
+            }
+            cancelLine(order, change, caller, now, epoch);
             return;
         }
-        Reply cancel = orders.cancel(order, now);
-        if (cancel.is("GO")) {
-            List<StockEvent> cancels = new ArrayList<>();
-            for (HotLines.Change change : held) {
-                Reply released = lines.release(order, change.skuId(), "CANCEL", now, command.caller(), List.of());
-                if (released.is("OK")) {
-                    cancels.addAll(lines.released(released, order, change.skuId(), StockOp.CANCEL, now,
-                            command.caller()).events());
-                }
-            }
-            journal.record(cancels);
-            orders.finish(order, ReservationState.CANCELLED, now);
-        }
-    }
-
-    /** Undoes reserved lines as if they never happened; a line already journaled is cancelled instead. */
-    private void undo(OrderId order, List<HotLines.Change> held, Caller caller, Instant now) {
-        for (HotLines.Change change : held) {
-            undoLine(order, change, caller, now);
-        }
-    }
-
-    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now) {
         if (change.entryIds().isEmpty()) {
             return;
         }
-        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, ownEntries(change));
+        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change));
         if (reply.is("JOURNALED")) {
-            Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, List.of());
-            if (cancelled.is("OK")) {
-                journal.record(lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller).events());
-            }
+            // The sweeper journaled it meanwhile: it stands in the database, so it is cancelled.
+            cancelLine(order, change, caller, now, epoch);
         }
     }
 
@@ -337,11 +392,11 @@ final class HotReservations {
      * the hot store whether or not its outbox entries were swept meanwhile (a sweep finds them
      * refused too).
      */
-    private void discardLine(OrderId order, HotLines.Change change, Caller caller, Instant now) {
+    private void discardLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
         if (change.entryIds().isEmpty()) {
             return;
         }
-        lines.release(order, change.skuId(), "DISCARD", now, caller, ownEntries(change));
+        lines.release(order, change.skuId(), "DISCARD", now, caller, epoch, ownEntries(change));
     }
 
     /**
@@ -358,7 +413,7 @@ final class HotReservations {
         return own;
     }
 
-    /** The changes are in the database now: their outbox entries go. */
+    /** The changes are in the journal now: their outbox entries go. */
     private void forget(List<HotLines.Change> held) {
         for (HotLines.Change change : held) {
             try {
@@ -369,14 +424,9 @@ final class HotReservations {
         }
     }
 
-    private void waitForReplicas() {
-        if (properties.waitReplicas() > 0) {
-            long reached = redis.waitForReplicas(properties.waitReplicas(), properties.waitTimeout());
-            if (reached < properties.waitReplicas()) {
-                log.warn("a reservation reached {} of {} replicas within {}", reached, properties.waitReplicas(),
-                        properties.waitTimeout());
-            }
-        }
+    /** Whether the request's writes reached the replicas {@code wait-replicas} asks for (true when none). */
+    private boolean replicated() {
+        return redis.replicated(properties.waitReplicas(), properties.waitTimeout());
     }
 
     private ReservationOutcome replay(OrderId order, Reply done) {
@@ -385,11 +435,6 @@ final class HotReservations {
         return new ReservationOutcome.Reserved(new ReservationView(order, state,
                 HotOrders.decodeWithBuckets(done.string(5)), HotOrders.instant(done.string(2)),
                 HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace), true);
-    }
-
-    private OptionalInt bucketCount(SkuId sku) {
-        int count = bucketCounts.applyAsInt(sku);
-        return count > 0 ? OptionalInt.of(count) : OptionalInt.empty();
     }
 
     private static int quantity(ReserveCommand command, SkuId sku) {

@@ -10,152 +10,253 @@ import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
-import io.stockguard.reservation.jdbc.HotStoreSource;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Confirm, cancel and expiry on the hot store. The order record decides the transition (atomic
- * in its slot); each line then moves its stock on its SKU (idempotent per line); the changes are
- * journaled; the order is marked done. A caller that dies half-way leaves the order in its
- * transitional state, and the next attempt resumes it.
+ * in its slot); each line then moves its stock on its SKU (idempotent per line, at the epoch that
+ * owns the SKU); the changes are journaled; the order is marked done. A caller that dies half-way
+ * leaves the order in its transitional state, and the next attempt resumes it. A record made under
+ * another epoch, or missing, is first replaced by the database's copy: the database has everything
+ * an older epoch acknowledged.
  */
 final class HotSettlements {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HotSettlements.class);
+    private static final Logger log = LoggerFactory.getLogger(HotSettlements.class);
+    private static final int LINE_ATTEMPTS_MAX = 3;
 
     private final HotOrders orders;
     private final HotLines lines;
     private final HotStockLoader loader;
     private final DurableJournal journal;
-    private final HotStoreSource database;
     private final RedisGateway redis;
+    private final RedisProperties properties;
 
     HotSettlements(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            HotStoreSource database, RedisGateway redis) {
+            RedisGateway redis, RedisProperties properties) {
+        this.properties = properties;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
         this.journal = journal;
-        this.database = database;
         this.redis = redis;
     }
 
-    OrderOutcome confirm(OrderId order, Caller caller, Instant now) {
-        Reply decided = orders.confirm(order, now);
-        if (decided.is("NONE") && loader.restoreOrder(order).isPresent()) {
-            decided = orders.confirm(order, now);
-        }
+    OrderOutcome confirm(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        Reply decided = decide(order, () -> orders.confirm(order, now), epochs, "GO", "DONE");
         switch (decided.status()) {
             case "NONE" -> { return new Refusal.UnknownOrder(order); }
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
             case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
             case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
-            case "BUSY" -> { return new Refusal.Unavailable(true, "the order's reservation is still in progress"); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
             case "GO" -> { }
             default -> throw decided.unexpected("order.lua CONFIRM");
         }
         List<HotLines.Change> changes = new ArrayList<>();
-        List<SkuId> missed = new ArrayList<>();
+        boolean madeNow = false;
         for (StockLine line : HotOrders.decode(decided.string(1))) {
-            Reply reply = lines.confirm(order, line.skuId(), now, caller);
-            if (reply.is("NOT_LOADED")) {
-                loader.ensureLoaded(line.skuId());
-                reply = lines.confirm(order, line.skuId(), now, caller);
-            }
+            long epoch = epochOf(epochs, line.skuId());
+            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
+                    epoch));
             if (reply.is("OK")) {
                 changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
+                madeNow = true;
+            } else if (reply.is("ALREADY")) {
+                // An earlier attempt confirmed the line: its change is journaled now if it still waits.
+                changes.add(lines.pending(line.skuId(), -1, reply.string(1)));
             } else {
-                missed.add(line.skuId());
+                return disagreement(order, "CONFIRM", line.skuId(), reply, changes, epochs);
             }
         }
-        settle(order, changes, missed, ReservationState.RESERVED);
+        journalOrTakeOver(order, changes);
         orders.finish(order, ReservationState.CONFIRMED, now);
-        return new OrderOutcome.Updated(view(order, now), false);
+        // An earlier attempt confirmed every line (this one finished it): a replay.
+        return new OrderOutcome.Updated(view(order, now), !madeNow);
     }
 
-    OrderOutcome cancel(OrderId order, Caller caller, Instant now) {
-        Reply decided = orders.cancel(order, now);
-        if (decided.is("TOMBSTONE")) {
-            Optional<ReservationView> known = database.order(order);
-            if (known.isPresent() && !known.get().isTombstone()) {
-                // The hot store lost this order: the tombstone just written is replaced by the
-                // database's copy, and the order cancelled properly.
-                loader.rewriteOrder(order);
-                decided = orders.cancel(order, now);
-            } else {
-                database.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
-                return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
-                        null, null, now, caller.traceId() == null ? null : caller.traceId().value()), false);
-            }
-        }
+    OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        Reply decided = decide(order, () -> orders.cancel(order, now), epochs, "GO", "DONE");
         switch (decided.status()) {
+            case "TOMBSTONE" -> {
+                // The hot store had no record, and the database none either (decide asked it):
+                // the tombstone is kept in the database too, so every path refuses a late reserve.
+                String trace = caller.traceId() == null ? null : caller.traceId().value();
+                loader.tombstone(order, trace, now);
+                return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
+                        null, null, now, trace), false);
+            }
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
             case "GO" -> { }
             default -> throw decided.unexpected("order.lua CANCEL");
         }
-        release(order, decided.string(1), "CANCEL", StockOp.CANCEL, caller, now);
+        OrderOutcome refused = release(order, decided.string(1), "CANCEL", StockOp.CANCEL, caller, now, epochs);
+        if (refused != null) {
+            return refused;
+        }
         orders.finish(order, ReservationState.CANCELLED, now);
         return new OrderOutcome.Updated(view(order, now), false);
     }
 
     /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
-    boolean expire(OrderId order, Caller caller, Instant now) {
-        Reply decided = orders.expire(order, now);
-        if (decided.is("SKIP") && "NONE".equals(decided.string(1)) && loader.restoreOrder(order).isPresent()) {
+    boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        Reply decided = decide(order, () -> orders.expire(order, now), epochs, "GO", "SKIP");
+        if (decided.is("STUCK")) {
+            // Left half-way by a caller that died: the database (which the sweeper has brought up to
+            // date with whatever that caller left in the outbox) says what the order is.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L), true);
             decided = orders.expire(order, now);
         }
         if (!decided.is("GO")) {
             return false;
         }
-        release(order, decided.string(1), "EXPIRE", StockOp.EXPIRE, caller, now);
+        if (release(order, decided.string(1), "EXPIRE", StockOp.EXPIRE, caller, now, epochs) != null) {
+            return false;
+        }
         orders.finish(order, ReservationState.EXPIRED, now);
         return true;
     }
 
-    private void release(OrderId order, String encodedLines, String how, StockOp op, Caller caller, Instant now) {
-        List<HotLines.Change> changes = new ArrayList<>();
-        List<SkuId> missed = new ArrayList<>();
-        for (StockLine line : HotOrders.decode(encodedLines)) {
-            Reply reply = lines.release(order, line.skuId(), how, now, caller, List.of());
-            if (reply.is("NOT_LOADED")) {
-                loader.ensureLoaded(line.skuId());
-                reply = lines.release(order, line.skuId(), how, now, caller, List.of());
+    /**
+     * Asks the order record to decide; a record that is missing, or whose lines were recorded under
+     * other epochs than those that own the SKUs now, is first replaced by the database's copy.
+     *
+     * @param stamped the replies that carry the lines' epochs as their last value
+     */
+    private Reply decide(OrderId order, Supplier<Reply> decision, Map<SkuId, Long> epochs, String... stamped) {
+        Reply decided = decision.get();
+        if (decided.is("TOMBSTONE")) {
+            // A cancel that found no record wrote a tombstone; unless the database has the order.
+            Optional<ReservationView> known = loader.order(order);
+            if (known.isEmpty() || known.get().isTombstone()) {
+                return decided;
             }
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            return decision.get();
+        }
+        boolean recorded = List.of(stamped).contains(decided.status());
+        boolean stale = recorded && !current(decided, epochs);
+        if (recorded && !stale && noLineRecorded(decided)) {
+            // No line of it was reserved here: a reservation still opening, one an attempt that died
+            // left behind, or a tombstone. If the database has the order, it was made (and maybe
+            // settled) on the database path since, and this record is not the truth of it.
+            Optional<ReservationView> known = loader.order(order);
+            stale = known.isPresent() && !known.get().isTombstone();
+        }
+        if (!decided.is("NONE") && !stale) {
+            return decided;
+        }
+        Optional<ReservationView> known = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        return known.isPresent() ? decision.get() : decided;
+    }
+
+    private static boolean noLineRecorded(Reply decided) {
+        return HotOrders.epochs(decided.string(decided.size() - 1)).isEmpty();
+    }
+
+    private static boolean current(Reply decided, Map<SkuId, Long> epochs) {
+        Map<SkuId, Long> recorded = HotOrders.epochs(decided.string(decided.size() - 1));
+        return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
+    }
+
+    /** Runs a line step; a line record of another epoch is replaced by the database's and tried again. */
+    private Reply onLine(OrderId order, SkuId sku, long epoch, Supplier<Reply> step) {
+        for (int attempt = 1; ; attempt++) {
+            Reply reply = step.get();
+            if (reply.is("NOT_LOADED") || reply.is("STALE")) {
+                throw new StaleOwner(sku, epoch, reply.is("STALE") ? "the hot store has epoch " + reply.number(1)
+                        + ", not " + epoch : "the hot store lost it");
+            }
+            if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
+                return reply;
+            }
+            loader.rewriteLine(order, sku, epoch);
+        }
+    }
+
+    /** Returns each line's stock (cancel, expiry); null when done, or the answer when a line disagreed. */
+    private OrderOutcome release(OrderId order, String encodedLines, String how, StockOp op, Caller caller,
+            Instant now, Map<SkuId, Long> epochs) {
+        List<HotLines.Change> changes = new ArrayList<>();
+        for (StockLine line : HotOrders.decode(encodedLines)) {
+            long epoch = epochOf(epochs, line.skuId());
+            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.release(order, line.skuId(), how, now, caller,
+                    epoch, List.of()));
             if (reply.is("OK")) {
                 changes.add(lines.released(reply, order, line.skuId(), op, now, caller));
-            } else {
-                missed.add(line.skuId());
+            } else if (reply.is("ALREADY") && reply.string(1).equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED")) {
+                changes.add(lines.pending(line.skuId(), -1, reply.string(2)));
+            } else if (!reply.is("TOMBSTONE")) {
+                return disagreement(order, how, line.skuId(), reply, changes, epochs);
             }
         }
-        settle(order, changes, missed, op == StockOp.EXPIRE ? ReservationState.RESERVED : null);
+        journalOrTakeOver(order, changes);
+        if (changes.isEmpty() && op == StockOp.CANCEL) {
+            // A cancel that met a reservation still opening, before any of its lines: the lines are
+            // tombstoned in the hot store, and the order in the database too (I7), so that the
+            // reservation is refused on every path, even if the hot store loses its records.
+            loader.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
+        }
+        return null;
     }
 
     /**
-     * Journals the changes, then removes their outbox entries. Returning or selling stock the
-     * database holds for the order cannot be refused by it, and every line the order holds in
-     * the database must have moved here. Otherwise the hot store's copy of the order is stale (the
-     * database path changed it meanwhile): what moved is journaled, and the request goes to the
-     * database path, which answers from the database's copy; the SKUs are rebuilt from it.
-     *
-     * @param holding the database state in which a line that did not move here is still to move
-     *     (null: any state that holds stock)
+     * A line's record disagrees with the order's (it had moved on by itself): what moved is
+     * journaled, the order is rewritten from the database, and the caller hears what the database
+     * says. Records at the current epoch disagree only when a step of the order died half-way.
      */
-    private void settle(OrderId order, List<HotLines.Change> changes, List<SkuId> missed, ReservationState holding) {
+    private OrderOutcome disagreement(OrderId order, String how, SkuId sku, Reply reply,
+            List<HotLines.Change> changes, Map<SkuId, Long> epochs) {
+        log.warn("{} of order {}: the line on {} answered {}; the order is rewritten from the database", how, order,
+                sku, reply);
+        journalOrTakeOver(order, changes);
+        Optional<ReservationView> stored = loader.rewriteOrder(order, s -> epochs.getOrDefault(s, 0L));
+        if (stored.isEmpty()) {
+            return new Refusal.UnknownOrder(order);
+        }
+        return switch (stored.get().state()) {
+            case CANCELLED -> how.equals("CANCEL") ? new OrderOutcome.Updated(stored.get(), true)
+                    : new Refusal.OrderCancelled(order);
+            case EXPIRED -> how.equals("CONFIRM") ? new Refusal.OrderExpired(order)
+                    : new OrderOutcome.Updated(stored.get(), true);
+            case CONFIRMED -> how.equals("CONFIRM") ? new OrderOutcome.Updated(stored.get(), true)
+                    : new Refusal.Unavailable(false, "order " + order + " is being changed; retry");
+            case RESERVED -> new Refusal.Unavailable(false, "order " + order + " is being changed; retry");
+        };
+    }
+
+    /**
+     * Journals the changes, then removes their outbox entries. The owner's changes cannot be refused
+     * by the database unless its copy of the SKU is wrong or it no longer owns it: then the SKU is
+     * taken over (and reloaded from the database), and the caller retries.
+     */
+    private void journalOrTakeOver(OrderId order, List<HotLines.Change> changes) {
         List<StockEvent> events = new ArrayList<>();
         changes.forEach(change -> events.addAll(change.events()));
+        if (!events.isEmpty() && !redis.replicated(properties.waitReplicas(), properties.waitTimeout())) {
+            // Not journaled: the changes stay in the outbox, where the sweeper finds them if this
+            // master lives on; the caller retries and learns the outcome.
+            throw new RedisGateway.HotStoreUnavailable("the " + events.getFirst().op() + " of order " + order
+                    + " reached fewer Redis replicas than stockguard.redis.wait-replicas", null);
+        }
         List<EventOutcome> outcomes = events.isEmpty() ? List.of() : journal.record(events);
-        String refused = null;
         for (int i = 0; i < events.size(); i++) {
             if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
-                log.warn("the database refused {} of order {}: {}", events.get(i).op(), events.get(i).orderId(),
-                        rejected.detail());
-                refused = rejected.detail();
+                log.warn("the database refused {} of order {}: {}", events.get(i).op(), order, rejected.detail());
+                throw new StaleOwner(events.get(i).skuId(), events.get(i).epoch(), "the database refused its "
+                        + events.get(i).op() + ": "
+                        + rejected.detail());
             }
         }
         for (HotLines.Change change : changes) {
@@ -165,32 +266,47 @@ final class HotSettlements {
                 log.debug("outbox entries of {} stay; the sweeper finds them applied", change.skuId(), e);
             }
         }
-        if (refused != null) {
-            throw new RedisGateway.HotStoreUnavailable("the database disagrees with the hot store about order "
-                    + order + ": " + refused, null);
+    }
+
+    /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */
+    List<SkuId> askedSkus(OrderId order, Instant now) {
+        Reply found = orders.get(order, now);
+        return found.is("FOUND") ? HotOrders.decode(found.string(3)).stream().map(StockLine::skuId).distinct().toList()
+                : List.of();
+    }
+
+    /** The epoch that owns a line's SKU, as the router found it; a SKU it did not route is an owner unknown. */
+    private static long epochOf(Map<SkuId, Long> epochs, SkuId sku) {
+        Long epoch = epochs.get(sku);
+        if (epoch == null) {
+            throw new StaleOwner(sku, -1, "the order's record names a SKU the request was not routed for");
         }
-        if (!missed.isEmpty()) {
-            Optional<ReservationView> stored = database.order(order);
-            boolean stillHeld = stored.isPresent() && (holding == null ? stored.get().state().holdsStock()
-                    : stored.get().state() == holding);
-            if (stillHeld) {
-                throw new RedisGateway.HotStoreUnavailable("the hot store's copy of order " + order
-                        + " is stale for " + missed, null);
-            }
-        }
+        return epoch;
     }
 
     /** The order as the hot store has it, or empty when the hot store has no record of it. */
-    Optional<ReservationView> find(OrderId order, Instant now) {
+    /**
+     * The order as the hot store has it, when that is the truth of it: every line recorded under the
+     * epoch that owns its SKU now ({@code owners}; null for a SKU the hot store does not own). A
+     * record of an older epoch was settled since, if at all, on the database, which has everything
+     * an older epoch acknowledged; a reservation still opening is not one yet.
+     */
+    Optional<ReservationView> find(OrderId order, Instant now, java.util.function.Function<SkuId, Long> owners) {
         Reply found = orders.get(order, now);
-        return found.is("FOUND") ? Optional.of(view(order, now)) : Optional.empty();
+        if (!found.is("FOUND") || found.string(1).equals("OPENING")) {
+            return Optional.empty();
+        }
+        Map<SkuId, Long> recorded = HotOrders.epochs(found.string(7));
+        boolean current = !recorded.isEmpty() && recorded.entrySet().stream()
+                .allMatch(line -> line.getValue().equals(owners.apply(line.getKey())));
+        return current ? Optional.of(view(order, now)) : Optional.empty();
     }
 
     /** The order as the hot store has it now. */
     ReservationView view(OrderId order, Instant now) {
         Reply found = orders.get(order, now);
         if (!found.is("FOUND")) {
-            return database.order(order).orElseThrow(() -> new IllegalStateException("order " + order + " vanished"));
+            return loader.order(order).orElseThrow(() -> new IllegalStateException("order " + order + " vanished"));
         }
         String trace = found.string(6);
         List<ReservedLine> reserved = HotOrders.decodeWithBuckets(found.string(7));

@@ -3,6 +3,7 @@ package io.stockguard.reservation.redis;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStore;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
@@ -16,17 +17,17 @@ import org.springframework.transaction.support.TransactionTemplate;
 final class HotStoreOperations implements HotStore {
 
     private final RedisGateway redis;
-    private final HotStoreRouting routing;
+    private final HandOver handOver;
     private final Preheater preheater;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
     private final HotOrders orders;
     private final Clock clock;
 
-    HotStoreOperations(RedisGateway redis, HotStoreRouting routing, Preheater preheater, AuditLog audit,
+    HotStoreOperations(RedisGateway redis, HandOver handOver, Preheater preheater, AuditLog audit,
             TransactionTemplate transactions, HotOrders orders, Clock clock) {
         this.redis = redis;
-        this.routing = routing;
+        this.handOver = handOver;
         this.preheater = preheater;
         this.audit = audit;
         this.transactions = transactions;
@@ -49,23 +50,35 @@ final class HotStoreOperations implements HotStore {
         return preheater.status();
     }
 
+    /**
+     * Drain and rebase, as ownership transitions: the hot store is taken over (nobody sells it),
+     * drained (everything it journaled is applied), then loaded again from the database under a new
+     * epoch, with the database's mode. Answers false when the drain did not finish in time (the SKU
+     * then stays with the database, which sells it) or Redis failed.
+     */
     @Override
     public Rebuilt rebuild(SkuId sku, String reason, Caller caller) {
         Optional<Snapshot> before = snapshot(sku);
-        if (before.isPresent()) {
-            // Stop selling from the hot state being replaced; the reload restores the database's mode.
-            redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of("FROZEN"));
-        }
-        boolean rebuilt = routing.rebuildNow(sku);
-        if (!rebuilt && before.isPresent()) {
-            // The old hot state stays: so does the mode it had.
-            redis.run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of(before.get().mode()));
+        handOver.takeOverCurrent(sku, "rebuild asked by " + caller.actor() + ": " + reason);
+        Optional<Ownership> drained = handOver.awaitDrained(sku, handOver.handOverTime().plusSeconds(2));
+        boolean rebuilt = false;
+        if (drained.isPresent() && drained.get() instanceof Ownership.Database) {
+            try {
+                rebuilt = handOver.ensureHotNow(sku).orElse(null) instanceof Ownership.Hot;
+            } catch (RedisGateway.HotStoreUnavailable e) {
+                rebuilt = false;
+            }
         }
         Optional<Snapshot> after = snapshot(sku);
         transactions.executeWithoutResult(status -> audit.record(caller.actor(), "REBUILD", "sku:" + sku, reason,
                 before.map(HotStoreOperations::summary).orElse(null), after.map(HotStoreOperations::summary)
                         .orElse(null), caller.traceId()));
         return new Rebuilt(sku, rebuilt, before.orElse(null), after.orElse(null));
+    }
+
+    @Override
+    public void handOver(SkuId sku, String why) {
+        handOver.takeOverCurrent(sku, why);
     }
 
     @Override

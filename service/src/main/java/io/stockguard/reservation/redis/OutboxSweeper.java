@@ -20,11 +20,9 @@ import org.springframework.scheduling.TaskScheduler;
  * belong to a running request and are left alone. Forwarding is idempotent by event id, so
  * several instances may sweep at once.
  */
-final class OutboxSweeper extends PeriodicWork implements OutboxDrain {
+final class OutboxSweeper extends PeriodicWork {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxSweeper.class);
-    /** Bound on the pages one drain reads: a drain of a SKU whose outbox keeps growing must end. */
-    private static final int DRAIN_PAGES_MAX = 1_000;
 
     private final RedisGateway redis;
     private final Consumer<List<StockEvent>> forward;
@@ -57,17 +55,6 @@ final class OutboxSweeper extends PeriodicWork implements OutboxDrain {
             cursor = page.next();
         } while (cursor != null);
         return settled;
-    }
-
-    @Override
-    public void drain(SkuId sku) {
-        for (int page = 0; page < DRAIN_PAGES_MAX; page++) {
-            if (settle(sku, Instant.MAX) == 0) {
-                return;
-            }
-        }
-        throw new IllegalStateException("the outbox of " + sku + " did not drain within " + DRAIN_PAGES_MAX
-                + " pages");
     }
 
     /** Forwards the SKU's entries older than {@code before} (one page) and removes them. */

@@ -2,7 +2,9 @@ package io.stockguard.reservation.redis;
 
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStore;
-import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.Ownership;
+import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,15 +34,18 @@ final class Preheater {
 
     private final HotStockLoader loader;
     private final HotStoreSource database;
+    private final OwnershipStore owners;
     private final RedisProperties.Preheat settings;
     private final Clock clock;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("stockguard-preheat").factory());
     private volatile HotStore.PreheatStatus status = HotStore.PreheatStatus.idle();
 
-    Preheater(HotStockLoader loader, HotStoreSource database, RedisProperties.Preheat settings, Clock clock) {
+    Preheater(HotStockLoader loader, HotStoreSource database, OwnershipStore owners,
+            RedisProperties.Preheat settings, Clock clock) {
         this.loader = loader;
         this.database = database;
+        this.owners = owners;
         this.settings = settings;
         this.clock = clock;
     }
@@ -99,51 +104,37 @@ final class Preheater {
         }
     }
 
-    /** One pipelined batch: every SKU's load is sent before any reply is awaited. */
+    /**
+     * One batch: the SKUs the database owns are loaded, every load sent before any reply is
+     * awaited, and become the hot store's (one transaction for the batch, see
+     * {@link OwnershipStore#load}). SKUs the hot store owns already are left as they are.
+     */
     private void loadBatch(List<SkuId> page) {
-        List<HotStoreSource.SkuSource> skus = new ArrayList<>();
-        List<CompletableFuture<HotStockLoader.Load>> sent = new ArrayList<>();
-        for (SkuId sku : page) {
-            Optional<HotStoreSource.SkuSource> source = database.read(sku, true);
-            if (source.isPresent()) {
-                skus.add(source.get());
-                sent.add(loader.preheat(source.get()));
-            }
-        }
-        try {
-            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
-        } catch (RuntimeException e) {
-            // Some loads failed: those (and only those) give back the epochs they drew.
+        // An operator's preheat loads SKUs taken over a moment ago too: it is asked for, not automatic.
+        List<OwnershipStore.Loaded> outcomes = owners.load(page, clock.instant(), Duration.ZERO, sources -> {
+            List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
+            sources.forEach(source -> sent.add(loader.send(source)));
+            java.util.Set<SkuId> loaded = new java.util.HashSet<>();
             for (int i = 0; i < sent.size(); i++) {
-                if (sent.get(i).isCompletedExceptionally()) {
-                    loader.giveBack(skus.get(i), -1);
+                try {
+                    if (sent.get(i).join() == HotStockLoader.Loaded.LOADED) {
+                        loaded.add(sources.get(i).skuId());
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("preheat of SKU {} failed in Redis: {}", sources.get(i).skuId(), e.getMessage());
                 }
             }
-            throw e;
-        }
-        long loaded = 0;
-        long present = 0;
-        long failed = 0;
-        for (int i = 0; i < sent.size(); i++) {
-            HotStockLoader.Load result = sent.get(i).join();
-            switch (result.loaded()) {
-                case LOADED -> {
-                    loaded++;
-                    loader.restoreOpenLines(skus.get(i).skuId());
-                }
-                case PRESENT, STALE -> {
-                    present++;
-                    loader.giveBack(skus.get(i), result.hotEpoch());
-                }
-                default -> {
-                    failed++;
-                    loader.giveBack(skus.get(i), result.hotEpoch());
-                }
-            }
-        }
+            return loaded;
+        });
+        long loaded = outcomes.stream().filter(OwnershipStore.Loaded::loaded).count();
+        long present = outcomes.stream().filter(o -> !o.loaded() && o.found() instanceof Ownership.Hot).count();
+        long failed = outcomes.size() - loaded - present;
         HotStore.PreheatStatus s = status;
         status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
                 s.present() + present, s.failed() + failed, s.retries(), s.startedAt(), null, s.lastError());
+        if (failed > 0 && loaded == 0) {
+            throw new RedisGateway.HotStoreUnavailable("no SKU of the batch could be loaded", null);
+        }
     }
 
     private void finish(String state, String error) {

@@ -39,6 +39,8 @@ import java.util.function.Supplier;
  */
 final class RedisGateway implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisGateway.class);
+
     /** Redis could not be used: down, too slow, or the breaker is open. Nothing is known to be applied. */
     static final class HotStoreUnavailable extends RuntimeException {
         HotStoreUnavailable(String message, Throwable cause) {
@@ -103,6 +105,33 @@ final class RedisGateway implements AutoCloseable {
         }
     }
 
+    /** Redis is worth trying: the breaker is closed, or half-open and probing. */
+    boolean usable() {
+        return breaker.getState() != CircuitBreaker.State.OPEN && breaker.getState() != CircuitBreaker.State.FORCED_OPEN;
+    }
+
+    /**
+     * Whether a request should be sent to Redis now: the breaker lets it, and there is an open
+     * connection (one is made now if none was yet). A request routed elsewhere on this answer left
+     * nothing behind in Redis, so it may be served by the database at once; a Redis that fails
+     * after this answer leaves an outcome unknown instead.
+     */
+    boolean reachable() {
+        if (!usable()) {
+            return false;
+        }
+        StatefulConnection<String, String> made = connection;
+        if (made != null) {
+            return made.isOpen();
+        }
+        try {
+            call(this::commands);
+            return true;
+        } catch (HotStoreUnavailable e) {
+            return false;
+        }
+    }
+
     boolean isCluster() {
         return cluster;
     }
@@ -139,6 +168,18 @@ final class RedisGateway implements AutoCloseable {
         return call(() -> await(commands().xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
     }
 
+    /** The outbox entries with these ids that are still there, pipelined. */
+    List<StreamMessage<String, String>> outboxEntries(String key, List<String> entryIds) {
+        return call(() -> {
+            List<CompletableFuture<List<StreamMessage<String, String>>>> sent = new ArrayList<>();
+            entryIds.forEach(id -> sent.add(commands().xrange(key, Range.create(id, id)).toCompletableFuture()));
+            await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            List<StreamMessage<String, String>> found = new ArrayList<>();
+            sent.forEach(f -> found.addAll(f.join()));
+            return found;
+        });
+    }
+
     long deleteFromOutbox(String key, List<String> entryIds) {
         if (entryIds.isEmpty()) {
             return 0;
@@ -168,6 +209,20 @@ final class RedisGateway implements AutoCloseable {
             values.forEach((key, value) -> sent.add(commands().set(key, value, onlyIfAbsent).toCompletableFuture()));
             return await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
         });
+    }
+
+    /** Writes each value, replacing any, pipelined; for bulk restores, the caller bounds the batch. */
+    void setAll(java.util.Map<String, String> values, Duration lifetime) {
+        call(() -> {
+            List<CompletableFuture<String>> sent = new ArrayList<>(values.size());
+            values.forEach((key, value) -> sent.add(commands().setex(key, lifetime.toSeconds(), value)
+                    .toCompletableFuture()));
+            return await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+        });
+    }
+
+    void delete(String key) {
+        call(() -> await(commands().del(key).toCompletableFuture()));
     }
 
     /** Which of the keys exist, pipelined; in the keys' order. */
@@ -209,6 +264,24 @@ final class RedisGateway implements AutoCloseable {
             return replicas;
         }
         return call(() -> await(commands().waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
+    }
+
+    /**
+     * Whether the connection's writes so far reached {@code replicas} replicas within the timeout
+     * (true when none are asked for). Checked before a change is journaled: a failover to a
+     * replica that lacks a change would hand its sequence number out again.
+     */
+    boolean replicated(int replicas, Duration waitTimeout) {
+        if (replicas == 0) {
+            return true;
+        }
+        long reached = waitForReplicas(replicas, waitTimeout);
+        if (reached < replicas) {
+            log.warn("a change reached {} of {} Redis replicas within {}; it is not acknowledged", reached, replicas,
+                    waitTimeout);
+            return false;
+        }
+        return true;
     }
 
     private <T> T call(Supplier<T> work) {

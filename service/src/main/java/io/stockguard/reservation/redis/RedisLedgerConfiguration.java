@@ -10,11 +10,11 @@ import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.JournalProgress;
-import io.stockguard.platform.TierProperties;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.StockLedger;
-import io.stockguard.reservation.jdbc.DatabaseFallback;
-import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.reservation.DatabaseLedger;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.OwnershipStore;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -76,43 +76,50 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
-    HotStoreRouting hotStoreRouting(CircuitBreaker redisBreaker, HotStoreSource source, OutboxSweeper sweeper,
-            HotStockLoader loader, TaskScheduler scheduler, Clock clock, JournalProgress progress,
-            RedisProperties properties, TierProperties tier, MeterRegistry meters) {
-        boolean kafka = tier.journal() == TierProperties.Journal.KAFKA;
-        return new HotStoreRouting(redisBreaker, source, sweeper, loader, scheduler, clock, progress,
-                kafka ? properties.takeover().delay() : Duration.ZERO, properties.takeover().waitMax(), meters);
+    OwnershipView ownershipView(OwnershipStore store, TaskScheduler scheduler) {
+        return new OwnershipView(store, scheduler);
+    }
+
+    /**
+     * With the synchronous journal a hand-over is immediate: the database refuses a late sale of
+     * the hot store being stopped before it is acknowledged. With Kafka the hot store's sales are
+     * acknowledged before the database sees them, so the hand-over waits the delay (the longest an
+     * instance may go on selling on what it last knew) and the journal's catch-up.
+     */
+    @Bean
+    HandOver handOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress progress,
+            RedisProperties properties, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
+        return new HandOver(store, view, loader, progress, progress.behind() ? properties.takeover().delay() : Duration.ZERO,
+                properties.takeover().waitMax(), properties.takeover().reloadAfter(), clock, meters, scheduler);
     }
 
     @Bean
     @Primary
     StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
-            OutboxSweeper sweeper, HotStoreSource source, HotStoreRouting routing,
-            DatabaseFallback fallback, RedisProperties properties, TierProperties tier, JournalProgress progress,
-            MeterRegistry meters, Clock clock) {
+            OutboxSweeper sweeper, HotStoreSource source, OwnershipView view, HandOver handOver,
+            DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
+            AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock) {
         HotLines lines = new HotLines(redis, properties);
-        HotReservations reservations = new HotReservations(orders, lines, loader, journal, sweeper,
-                new BucketCounts(source), redis, properties, source, routing::distrust);
-        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, source, redis);
-        return new RedisStockLedger(reservations, settlements, new HotStockMirror(redis, routing), fallback.ledger(),
-                routing, meters, clock, tier.journal() == TierProperties.Journal.KAFKA,
-                new TakeoverGate(source, progress, properties.takeover().delay(), properties.takeover().waitMax(),
-                        clock, tier.journal() == TierProperties.Journal.KAFKA),
-                progress);
+        HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
+                properties);
+        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties);
+        HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);
+        return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
+                handOver, redis, meters, clock, progress.behind(), progress);
     }
 
     @Bean
-    HotStore hotStore(RedisGateway redis, HotStoreRouting routing, HotStockLoader loader, HotStoreSource source,
-            HotOrders orders, RedisProperties properties, AuditLog audit, TransactionTemplate transactions,
-            Clock clock) {
-        return new HotStoreOperations(redis, routing, new Preheater(loader, source, properties.preheat(), clock), audit,
-                transactions, orders, clock);
+    HotStore hotStore(RedisGateway redis, HandOver handOver, HotStockLoader loader, HotStoreSource source,
+            OwnershipStore owners, HotOrders orders, RedisProperties properties, AuditLog audit,
+            TransactionTemplate transactions, Clock clock) {
+        return new HotStoreOperations(redis, handOver, new Preheater(loader, source, owners,
+                properties.preheat(), clock), audit, transactions, orders, clock);
     }
 
     @Bean
     @Primary
     SkuModeStore redisModeStore(@Qualifier("stockAdministration") SkuModeStore database, RedisGateway redis,
-            HotStoreSource source, HotStoreRouting routing) {
-        return new RedisModeStore(database, redis, source, routing);
+            OwnershipView view, HandOver handOver) {
+        return new RedisModeStore(database, redis, view, handOver);
     }
 }

@@ -6,7 +6,7 @@ import io.stockguard.guard.SkuModeStore;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.ProblemCode;
-import io.stockguard.reservation.jdbc.HotStoreSource;
+import io.stockguard.reservation.Ownership;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.time.Instant;
@@ -15,45 +15,50 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A SKU's mode in the Redis tiers: set in the database (the source of truth, and what the
- * database path and the journal check) and in the hot store (what every reservation checks, on
- * every instance, from the moment it is set). When Redis cannot take it, the SKU is marked
- * invalid for the hot store: it is then served by the database, which has the mode, until it is
- * rebuilt with it. Either way the freeze is in force when this returns (I6).
+ * A SKU's mode in the Redis tiers: set in the database (the source of truth, what the database
+ * path and the journal check) and, for a SKU the hot store owns, in the hot store too (what every
+ * reservation checks, on every instance, from the moment it is set). When Redis cannot take it,
+ * the SKU is taken from the hot store: nobody sells it until the database, which has the mode,
+ * does. Either way the freeze is in force when this returns (I6).
  */
 final class RedisModeStore implements SkuModeStore {
 
     private final SkuModeStore database;
     private final RedisGateway redis;
-    private final HotStoreSource source;
-    private final HotStoreRouting routing;
+    private final OwnershipView view;
+    private final HandOver handOver;
 
-    RedisModeStore(SkuModeStore database, RedisGateway redis, HotStoreSource source, HotStoreRouting routing) {
+    RedisModeStore(SkuModeStore database, RedisGateway redis, OwnershipView view, HandOver handOver) {
         this.database = database;
         this.redis = redis;
-        this.source = source;
-        this.routing = routing;
+        this.view = view;
+        this.handOver = handOver;
     }
 
     @Override
     public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason,
             Actor actor, Instant at) {
         Optional<SkuModeChanged> changed = database.setMode(skuId, mode, throttleRatePerSecond, reason, actor, at);
-        if (changed.isPresent()) {
-            try {
-                redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name(),
-                        Integer.toString(throttleRatePerSecond)));
-            } catch (RedisGateway.HotStoreUnavailable e) {
-                if (mode == SkuMode.THROTTLED) {
-                    // The database path that would take the SKU over enforces no rate: a throttle
-                    // accepted now would be a promise not kept. The caller's transaction rolls back.
-                    throw new ApiProblemException(ProblemCode.UNAVAILABLE, "Redis is unreachable, and only Redis "
-                            + "enforces a throttle: nothing was changed. Freeze the SKU instead, or retry when Redis "
-                            + "is back.", Map.of("skuId", skuId.value()));
-                }
-                source.markInvalid(skuId, at);
-                routing.servedByDatabase(List.of(skuId));
+        if (changed.isEmpty() || !(view.reread(skuId).orElse(null) instanceof Ownership.Hot hot)) {
+            // The database owns it (or it is changing hands): the database's mode is the one that counts.
+            return changed;
+        }
+        try {
+            Reply reply = new Reply(redis.run(Script.SET_MODE, List.of(Keys.meta(skuId)), List.of(mode.name(),
+                    Integer.toString(throttleRatePerSecond), Long.toString(hot.epoch()))));
+            if (!reply.is("OK")) {
+                handOver.takeOver(skuId, hot.epoch(), "its hot store could not take the mode " + mode + " ("
+                        + reply.status() + ")");
             }
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            if (mode == SkuMode.THROTTLED) {
+                // The database path enforces no rate: a throttle accepted now would be a promise
+                // not kept. The caller's transaction rolls back.
+                throw new ApiProblemException(ProblemCode.UNAVAILABLE, "Redis is unreachable, and only Redis "
+                        + "enforces a throttle: nothing was changed. Freeze the SKU instead, or retry when Redis "
+                        + "is back.", Map.of("skuId", skuId.value()));
+            }
+            handOver.takeOver(skuId, hot.epoch(), "Redis could not take the mode " + mode);
         }
         return changed;
     }

@@ -94,17 +94,24 @@ public record RedisProperties(
     }
 
     /**
-     * @param delay how long after a SKU is taken over the database path starts selling it: every
-     *     instance must have stopped selling it from Redis by then (the routing learns within a
-     *     second; a request in flight takes at most the Redis and Kafka timeouts). At least 2 s.
+     * @param delay with Kafka, how long after a SKU is taken over the database starts selling it:
+     *     every instance must have stopped selling it from Redis by then (an instance's view of who
+     *     sells is at most 200 ms old; a request in flight takes at most the Redis and Kafka
+     *     timeouts). At least 2 s. Not waited with the synchronous journal, whose database refuses a
+     *     late sale of the hot store itself.
      * @param waitMax how long a request waits for the journal to be applied before it is answered
      *     "unavailable, retry"
+     * @param reloadAfter how long after a take-over the hot store may load the SKU again: an instance
+     *     that cannot reach Redis and one that can would otherwise pass it back and forth on every
+     *     request (0 to 5 min)
      */
     public record Takeover(
             @NotNull @DefaultValue("4s") Duration delay,
-            @NotNull @DefaultValue("2s") Duration waitMax) {
+            @NotNull @DefaultValue("2s") Duration waitMax,
+            @NotNull @DefaultValue("2s") Duration reloadAfter) {
 
         public Takeover {
+            requireBetween("stockguard.redis.takeover.reload-after", reloadAfter, Duration.ZERO, Duration.ofMinutes(5));
             requireBetween("stockguard.redis.takeover.delay", delay, Duration.ofSeconds(2), Duration.ofMinutes(5));
             requireBetween("stockguard.redis.takeover.wait-max", waitMax, Duration.ZERO, Duration.ofSeconds(30));
         }

@@ -4,7 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.OrderOutcome;
+import io.stockguard.reservation.Ownership;
+import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
 import io.stockguard.reservation.ReservationView;
@@ -18,51 +22,63 @@ import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The standard and full tiers' ledger: Redis takes the load, the database stays the source of
- * truth. When Redis fails (the breaker opens) or a SKU is not trustworthy in Redis, the database
- * ledger serves instead, failing closed: it sells only what the database holds, and the SKUs it
- * sold are rebuilt from the database before Redis serves them again.
+ * The standard and full tiers' ledger. Every request is served by the owner of its SKUs (see
+ * {@link Ownership}): the hot store at the epoch that owns them, or the database ledger. A SKU the
+ * database owns is loaded into the hot store on first use while Redis is usable; a SKU whose hot
+ * store failed, lost it or was found wrong is taken over, and served by the database once the
+ * hand-over is complete (at once with the synchronous journal, after the hand-over delay and the
+ * journal's catch-up with Kafka). Meanwhile the answer is "unavailable, retry": never a sale by two
+ * owners at once.
  */
 final class RedisStockLedger implements StockLedger {
 
     private static final Logger log = LoggerFactory.getLogger(RedisStockLedger.class);
     /** When a reservation refused because of the journal's backlog may be tried again. */
-    private static final java.time.Duration BACKLOG_RETRY_AFTER = java.time.Duration.ofSeconds(1);
+    private static final Duration BACKLOG_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Caller EXPIRY = new Caller(new Actor(Actor.Kind.SYSTEM, "expiry"), null);
+    /** Routing passes per request: a pass that finds an owner changed starts again. */
+    private static final int PASSES_MAX = 3;
 
     private final HotReservations reservations;
     private final HotSettlements settlements;
-    private final HotStockMirror mirror;
+    private final HotStockChanges stockChanges;
     private final StockLedger database;
-    private final HotStoreRouting routing;
+    private final HotStoreSource source;
+    private final OwnershipView view;
+    private final HandOver handOver;
+    private final RedisGateway redis;
     private final MeterRegistry meters;
     private final Clock clock;
     /** The journal applies changes to the database after they are acknowledged (Kafka). */
     private final boolean journalBehind;
-    private final TakeoverGate gate;
     private final JournalProgress journal;
 
-    RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockMirror mirror,
-            StockLedger database, HotStoreRouting routing, MeterRegistry meters, Clock clock, boolean journalBehind,
-            TakeoverGate gate, JournalProgress journal) {
+    RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
+            StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
+            MeterRegistry meters, Clock clock, boolean journalBehind, JournalProgress journal) {
         this.reservations = reservations;
         this.settlements = settlements;
-        this.mirror = mirror;
+        this.stockChanges = stockChanges;
         this.database = database;
-        this.routing = routing;
+        this.source = source;
+        this.view = view;
+        this.handOver = handOver;
+        this.redis = redis;
         this.meters = meters;
         this.clock = clock;
         this.journalBehind = journalBehind;
-        this.gate = gate;
         this.journal = journal;
     }
 
@@ -77,77 +93,112 @@ final class RedisStockLedger implements StockLedger {
         if (!journal.admitReservation()) {
             return new Refusal.Throttled(skus.getFirst(), BACKLOG_RETRY_AFTER);
         }
-        return served("reserve", skus, () -> reservations.reserve(command, now()), () -> {
-            String notYet = gate.readyToSell(skus);
-            return notYet == null ? database.reserve(command) : new Refusal.Unavailable(false, notYet);
-        }, RedisStockLedger::redisFailed);
+        return served("reserve", skus, epochs -> reservations.reserve(command, now(), epochs),
+                () -> database.reserve(command));
     }
 
     @Override
     public OrderOutcome confirm(OrderId orderId, Caller caller) {
-        List<SkuId> skus = skusOf(orderId);
-        return served("confirm", skus, () -> settlements.confirm(orderId, caller, now()), () -> {
-            String notYet = gate.readyToSettle(skus);
-            return notYet == null ? database.confirm(orderId, caller) : new Refusal.Unavailable(false, notYet);
-        }, RedisStockLedger::redisFailed);
+        return served("confirm", skusOf(orderId), epochs -> settlements.confirm(orderId, caller, now(), epochs),
+                () -> database.confirm(orderId, caller));
     }
 
     @Override
     public OrderOutcome cancel(OrderId orderId, Caller caller) {
-        List<SkuId> skus = skusOf(orderId);
-        return served("cancel", skus, () -> settlements.cancel(orderId, caller, now()), () -> {
-            String notYet = gate.readyToSettle(skus);
-            return notYet == null ? database.cancel(orderId, caller) : new Refusal.Unavailable(false, notYet);
-        }, RedisStockLedger::redisFailed);
+        return served("cancel", skusOf(orderId), epochs -> settlements.cancel(orderId, caller, now(), epochs),
+                () -> database.cancel(orderId, caller));
     }
 
     /** An expiry that cannot be made now is not made; the sweeper comes back to it. */
     @Override
     public boolean expire(OrderId orderId, Instant now) {
-        List<SkuId> skus = skusOf(orderId);
-        return served("expire", skus, () -> settlements.expire(orderId, EXPIRY, now),
-                () -> gate.readyToSettle(skus) == null && database.expire(orderId, now), () -> false);
+        Object outcome = this.<Object>served("expire", skusOf(orderId),
+                epochs -> settlements.expire(orderId, EXPIRY, now, epochs), () -> database.expire(orderId, now));
+        return Boolean.TRUE.equals(outcome);
     }
 
     @Override
-    public List<OrderId> dueForExpiry(Instant now, int limit) {
-        return database.dueForExpiry(now, limit);
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return database.dueForExpiry(now, after, limit);
     }
 
-    /** Stock changes go to the database first (the source of truth), then into the hot store. */
+    /**
+     * Stock changes go through the SKU's owner: the hot store's stock script for a SKU it owns, so
+     * the database never changes it behind the hot store's back; the database ledger otherwise.
+     */
     @Override
     public StockChangeOutcome apply(StockCommand command) {
-        StockChangeOutcome outcome = database.apply(command);
-        if (outcome instanceof StockChangeOutcome.Changed changed && !changed.replayed()) {
-            if (!routing.hotUsable() || !mirror.mirror(changed)) {
-                routing.servedByDatabase(List.of(command.skuId()));
-            }
+        SkuId sku = command.skuId();
+        if (command instanceof StockCommand.Upsert upsert && view.get(sku).isEmpty()) {
+            // A new SKU is created by the database, which sells it until its first use loads it.
+            return database.apply(command);
+        }
+        if (command instanceof StockCommand.Upsert upsert) {
+            checkBuckets(upsert);
+        }
+        StockChangeOutcome outcome = served("stock", List.of(sku), epochs -> stockChanges.apply(command,
+                epochs.get(sku), now(), this::liveView), () -> database.apply(command));
+        if (command instanceof StockCommand.Upsert upsert && upsert.safetyStock() != null
+                && outcome instanceof StockChangeOutcome.Changed) {
+            source.setSafetyStock(sku, upsert.safetyStock(), now());
         }
         return outcome;
+    }
+
+    private void checkBuckets(StockCommand.Upsert upsert) {
+        int count = source.bucketCount(upsert.skuId()).orElseThrow();
+        if (upsert.bucketCount() != null && upsert.bucketCount() != count) {
+            throw new InvalidRequestException("buckets", "SKU " + upsert.skuId() + " has " + count
+                    + " buckets; the count is fixed once a SKU exists");
+        }
     }
 
     @Override
     public Optional<SkuStockView> stock(SkuId skuId) {
         Optional<SkuStockView> stored = database.stock(skuId);
-        if (stored.isEmpty() || !routing.hotFor(List.of(skuId))) {
+        if (stored.isEmpty() || !(view.get(skuId).orElse(null) instanceof Ownership.Hot)) {
             return stored;
         }
         try {
-            return Optional.of(mirror.live(stored.get()));
+            return Optional.of(live(stored.get()));
         } catch (RedisGateway.HotStoreUnavailable e) {
             return stored;
         }
     }
 
+    private SkuStockView liveView(SkuId sku) {
+        return stock(sku).orElseThrow(() -> new IllegalStateException("SKU " + sku + " vanished"));
+    }
+
+    /** The stored view with the hot store's live counters and mode. */
+    private SkuStockView live(SkuStockView stored) {
+        SkuId sku = stored.skuId();
+        Reply snapshot = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), List.of()));
+        if (!snapshot.is("OK")) {
+            return stored;
+        }
+        int n = (int) snapshot.number(3);
+        List<io.stockguard.reservation.BucketView> buckets = new java.util.ArrayList<>(n);
+        for (int b = 0; b < n; b++) {
+            int base = 5 + b * 5;
+            buckets.add(new io.stockguard.reservation.BucketView(b, snapshot.number(base),
+                    snapshot.number(base + 1), snapshot.number(base + 2)));
+        }
+        return SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)), stored.modeReason(),
+                stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets);
+    }
+
     /**
-     * The database's copy when the journal is synchronous (it is complete and current); the hot
-     * store's first when the journal is Kafka, because the database learns of changes later.
+     * The hot store's record when it owns the order's SKUs and the journal is Kafka (the database
+     * learns of changes later); the database's otherwise (it is complete and current).
      */
     @Override
     public Optional<ReservationView> reservation(OrderId orderId) {
-        if (journalBehind && routing.hotUsable()) {
+        if (journalBehind) {
             try {
-                Optional<ReservationView> hot = settlements.find(orderId, now());
+                Optional<ReservationView> hot = settlements.find(orderId, now(), sku ->
+                        view.get(sku).orElse(null) instanceof Ownership.Hot owner ? owner.epoch() : null);
                 if (hot.isPresent()) {
                     return hot;
                 }
@@ -159,43 +210,133 @@ final class RedisStockLedger implements StockLedger {
     }
 
     /**
-     * Serves from Redis when it may, from the database otherwise. A Redis failure in the middle
-     * of a request falls back too: whatever the request did in Redis is either undone or, being
-     * in the outbox, swept into the database, and the SKUs are rebuilt before Redis serves them.
+     * Serves a request from the owner of its SKUs. The hot store serves when it owns every one of
+     * them (a SKU the database owns is loaded first, while Redis is usable); the database when it
+     * owns every one. A SKU in hand-over is answered "unavailable, retry". A hot store that turns
+     * out not to own a SKU (or fails) has it taken over, and the request is routed again.
      */
-    private <T> T served(String operation, List<SkuId> skus, Supplier<T> hot, Supplier<T> fallback,
-            Supplier<T> unknown) {
-        if (routing.hotFor(skus)) {
+    private <T> T served(String operation, List<SkuId> skus, Function<Map<SkuId, Long>, T> hot,
+            java.util.function.Supplier<T> fallback) {
+        for (int pass = 1; ; pass++) {
+            Route route = route(skus);
             try {
-                T outcome = hot.get();
-                meters.counter("stockguard.ledger.path", "op", operation, "path", "redis").increment();
-                return outcome;
-            } catch (RedisGateway.HotStoreUnavailable e) {
-                if (journalBehind && routing.hotUsable()) {
-                    // In the full tier taking a SKU over from Redis costs seconds of refusals: one
-                    // failed call is not worth it while Redis as a whole still answers. The caller
-                    // retries with the same id and learns what the failed call did.
-                    log.warn("{} failed in Redis ({}); not taking {} over while Redis answers", operation,
-                            e.getMessage(), skus);
-                    return unknown.get();
+                return switch (route) {
+                    case Route.Hot h -> count(operation, "redis", hot.apply(h.epochs()));
+                    // Unknown SKUs (answered 404) and orders nobody knows are not a fallback.
+                    case Route.Database d -> count(operation, d.owned() ? "database" : "none", fallback.get());
+                    case Route.Wait w -> {
+                        @SuppressWarnings("unchecked")
+                        T refused = (T) new Refusal.Unavailable(false, w.why());
+                        yield refused;
+                    }
+                };
+            } catch (StaleOwner stale) {
+                log.info("{}: {}; taking it over", operation, stale.getMessage());
+                handOver.takeOver(stale.skuId(), stale.epoch(), stale.getMessage());
+            } catch (OwnershipStore.NotTheOwner moved) {
+                // The database path met a SKU that changed hands since this instance looked.
+                view.reread(moved.skuId());
+            } catch (RedisGateway.HotStoreUnavailable failed) {
+                if (!(route instanceof Route.Hot)) {
+                    throw failed;
                 }
-                log.warn("{} falls back to the database: {}", operation, e.getMessage());
+                @SuppressWarnings("unchecked")
+                T unknown = (T) new Refusal.Unavailable(true, "Redis failed during the request: " + failed.getMessage());
+                // Whatever the request did in Redis is in the outbox (and swept into the journal) or
+                // undone; the caller retries with the same id and learns which.
+                log.warn("{} failed in Redis: {}", operation, failed.getMessage());
+                return unknown;
+            }
+            if (pass >= PASSES_MAX) {
+                @SuppressWarnings("unchecked")
+                T busy = (T) new Refusal.Unavailable(false, "SKUs " + skus + " are changing hands; retry");
+                return busy;
             }
         }
-        routing.servedByDatabase(skus);
-        meters.counter("stockguard.ledger.path", "op", operation, "path", "database").increment();
-        log.debug("{} of {} served by the database", operation, skus);
-        return fallback.get();
     }
 
-    /** A Redis call failed part-way: what it did is unknown to this request, so the caller is told so. */
-    private static Refusal redisFailed() {
-        return new Refusal.Unavailable(true, "Redis failed during the request");
+    /** Where a request goes: the hot store at these epochs, the database, or nowhere yet. */
+    private sealed interface Route {
+        record Hot(Map<SkuId, Long> epochs) implements Route {
+        }
+
+        /** @param owned at least one of the SKUs is one the database owns (not merely unknown) */
+        record Database(boolean owned) implements Route {
+        }
+
+        record Wait(String why) implements Route {
+        }
     }
 
+    private Route route(List<SkuId> skus) {
+        boolean redisUp = redis.reachable();
+        if (skus.isEmpty()) {
+            // An order nobody knows (a cancel before its reserve): the hot store keeps the
+            // tombstone where a later reservation looks first, and the database a copy of it.
+            return redisUp ? new Route.Hot(Map.of()) : new Route.Database(false);
+        }
+        Map<SkuId, Long> epochs = new LinkedHashMap<>();
+        int owned = 0;
+        for (SkuId sku : skus) {
+            Optional<Ownership> owner = redisUp ? ensureHot(sku) : view.get(sku);
+            if (owner.isEmpty()) {
+                continue;
+            }
+            if (!redisUp && owner.get() instanceof Ownership.Hot h) {
+                owner = handOver.takeOver(sku, h.epoch(), "Redis is unavailable");
+            }
+            if (owner.orElseThrow() instanceof Ownership.Draining) {
+                owner = handOver.finish(sku);
+            }
+            switch (owner.orElseThrow()) {
+                case Ownership.Hot h -> epochs.put(sku, h.epoch());
+                case Ownership.Database d -> owned++;
+                case Ownership.Draining d -> {
+                    return new Route.Wait("SKU " + sku + " is being handed over from the hot store of epoch "
+                            + d.epoch() + " (within " + handOver.handOverTime().toSeconds() + " s)");
+                }
+            }
+        }
+        if (epochs.isEmpty()) {
+            return new Route.Database(owned > 0);
+        }
+        if (owned > 0) {
+            // Some SKUs are the hot store's and some the database's: Redis failed to load them.
+            return new Route.Wait("the SKUs " + skus + " are owned by different stores right now");
+        }
+        return new Route.Hot(epochs);
+    }
+
+    /** The SKU's owner after loading it into the hot store if the database owned it (and the load worked). */
+    private Optional<Ownership> ensureHot(SkuId sku) {
+        try {
+            return handOver.ensureHot(sku);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return view.get(sku);
+        }
+    }
+
+    private <T> T count(String operation, String path, T outcome) {
+        meters.counter("stockguard.ledger.path", "op", operation, "path", path).increment();
+        return outcome;
+    }
+
+    /**
+     * The SKUs an order's settlement touches: from its reservation as the tier reads it, or, when
+     * neither store has it closed yet, the lines the hot store's record of it asked for (a
+     * reservation still being made, that a cancel must meet on its SKUs).
+     */
     private List<SkuId> skusOf(OrderId orderId) {
-        return reservation(orderId).map(view -> view.lines().stream().map(ReservedLine::skuId).toList())
+        List<SkuId> known = reservation(orderId).map(v -> v.lines().stream().map(ReservedLine::skuId).toList())
                 .orElse(List.of());
+        if (!known.isEmpty() || !redis.usable()) {
+            return known;
+        }
+        try {
+            return settlements.askedSkus(orderId, now());
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return known;
+        }
     }
 
     private Instant now() {

@@ -13,11 +13,11 @@ enum Script {
     RESERVE("reserve.lua"),
     CONFIRM("confirm.lua"),
     RELEASE("release.lua"),
-    RESTOCK("restock.lua"),
-    TRANSFER("transfer.lua"),
+    STOCK("stock.lua"),
     SNAPSHOT("snapshot.lua"),
     LOAD("load.lua"),
     SET_MODE("set_mode.lua"),
+    RESTORE_LINE("restore_line.lua"),
     ORDER("order.lua");
 
     private final String file;

@@ -40,11 +40,11 @@ class OrderScriptIT {
         assertThat(open(order, "fp", 1000, 901000).status()).isEqualTo("NEW");
         assertThat(open(order, "fp", 1001, 901000).status()).as("a concurrent retry").isEqualTo("BUSY");
         assertThat(open(order, "other", 1001, 901000).status()).isEqualTo("CONFLICT");
-        assertThat(order(order, "CLOSE", 1002, "RESERVED", "A|1|3;B|2|0").status()).isEqualTo("OK");
+        assertThat(order(order, "CLOSE", 1002, "RESERVED", "A|1|3|4;B|2|0|7").status()).isEqualTo("OK");
 
         Reply replay = open(order, "fp", 2000, 901000);
 
-        assertThat(replay.values()).containsExactly("DONE", "RESERVED", "1000", "901000", "trace", "A|1|3;B|2|0");
+        assertThat(replay.values()).containsExactly("DONE", "RESERVED", "1000", "901000", "trace", "A|1|3|4;B|2|0|7");
     }
 
     @Test
@@ -60,53 +60,198 @@ class OrderScriptIT {
     }
 
     @Test
+    void anOpeningItsRequestGaveUpOnIsResumedAtOnceButOnlyByTheSameRequest() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 0);
+        assertThat(order(order, "GIVE_UP", 1001, "other").values()).as("another request's fingerprint")
+                .containsExactly("STATE", "OPENING");
+        assertThat(open(order, "fp", 1002, 0).status()).as("not given up: still in progress").isEqualTo("BUSY");
+
+        assertThat(order(order, "GIVE_UP", 1003, "fp").status()).isEqualTo("OK");
+
+        assertThat(open(order, "fp", 1004, 0).status()).as("long before it would go stale").isEqualTo("RESUME");
+        assertThat(open(order, "fp", 1005, 0).status()).as("the resumer holds it now").isEqualTo("BUSY");
+        assertThat(order(order, "CLOSE", 1006, "RESERVED", "A|1|3|4;B|2|0|7").status()).isEqualTo("OK");
+        assertThat(order(order, "GIVE_UP", 1007, "fp").values()).as("a closed order is not reopened")
+                .containsExactly("STATE", "RESERVED");
+        assertThat(order(ScriptFixture.order(), "GIVE_UP", 1008, "fp").values()).containsExactly("STATE", "NONE");
+    }
+
+    @Test
     void cancelOfAnUnknownOrderLeavesATombstoneThatRefusesALateReserve() {
         OrderId order = ScriptFixture.order();
         assertThat(order(order, "CANCEL", 1000, "3600").status()).isEqualTo("TOMBSTONE");
         assertThat(open(order, "fp", 1001, 0).status()).isEqualTo("CANCELLED");
-        assertThat(order(order, "CANCEL", 1002, "3600").values()).containsExactly("DONE", "CANCELLED");
+        assertThat(order(order, "CANCEL", 1002, "3600").values()).as("a tombstone has no lines")
+                .containsExactly("DONE", "CANCELLED", "");
     }
 
     @Test
     void confirmIsRefusedAfterTheHoldEndsAndExpiryOnlyTakesDueOrders() {
         OrderId order = ScriptFixture.order();
         open(order, "fp", 1000, 5000);
-        order(order, "CLOSE", 1001, "RESERVED", "A|1|0;B|2|0");
+        order(order, "CLOSE", 1001, "RESERVED", "A|1|0|3;B|2|0|5");
 
-        assertThat(order(order, "EXPIRE", 4999).status()).isEqualTo("SKIP");
+        assertThat(order(order, "EXPIRE", 4999).values()).containsExactly("SKIP", "RESERVED", "A|1|0|3;B|2|0|5");
         assertThat(order(order, "CONFIRM", 5000).status()).isEqualTo("EXPIRED");
         Reply expire = order(order, "EXPIRE", 5000);
-        assertThat(expire.values()).containsExactly("GO", "A|1;B|2");
+        assertThat(expire.values()).containsExactly("GO", "A|1;B|2", "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "EXPIRE", 5001).values()).as("a resumed expiry").containsExactly("GO", "A|1;B|2",
+                "A|1|0|3;B|2|0|5");
         assertThat(order(order, "FINISH", 5001, "EXPIRED").status()).isEqualTo("OK");
         assertThat(order(order, "GET", 5002).string(1)).isEqualTo("EXPIRED");
+        assertThat(order(order, "EXPIRE", 5003).values()).containsExactly("SKIP", "EXPIRED", "A|1|0|3;B|2|0|5");
+        assertThat(order(ScriptFixture.order(), "EXPIRE", 5003).values()).containsExactly("SKIP", "NONE", "");
+    }
+
+    @Test
+    void hypothesis8ARecordLeftHalfWayByACallerThatDiedIsReportedStuckToExpiryOnceStale() {
+        OrderId opening = ScriptFixture.order();
+        open(opening, "fp", 1000, 2000);
+        OrderId confirming = ScriptFixture.order();
+        open(confirming, "fp", 1000, 2000);
+        order(confirming, "CLOSE", 1001, "RESERVED", "A|1|0|3");
+        assertThat(order(confirming, "CONFIRM", 1002).status()).isEqualTo("GO");
+
+        assertThat(order(opening, "EXPIRE", 1000 + 29_999, "30000").values()).as("its caller may still be at work")
+                .containsExactly("SKIP", "OPENING", "");
+        assertThat(order(opening, "EXPIRE", 1000 + 30_001, "30000").values()).as("stale: rewritten from the database")
+                .containsExactly("STUCK", "OPENING", "");
+        assertThat(order(confirming, "EXPIRE", 1002 + 30_001, "30000").values())
+                .containsExactly("STUCK", "CONFIRMING", "A|1|0|3");
     }
 
     @Test
     void confirmAndCancelMoveThroughTheirTransitionalStates() {
         OrderId order = ScriptFixture.order();
         open(order, "fp", 1000, 0);
-        order(order, "CLOSE", 1001, "CONFIRMED", "A|1|0;B|2|0");
-        assertThat(order(order, "CONFIRM", 1002).status()).isEqualTo("DONE");
+        order(order, "CLOSE", 1001, "CONFIRMED", "A|1|0|2;B|2|0|2");
+        assertThat(order(order, "CONFIRM", 1002).values()).containsExactly("DONE", "A|1|0|2;B|2|0|2");
 
-        assertThat(order(order, "CANCEL", 1003, "3600").values()).containsExactly("GO", "A|1;B|2");
+        assertThat(order(order, "CANCEL", 1003, "3600").values()).containsExactly("GO", "A|1;B|2", "A|1|0|2;B|2|0|2");
         assertThat(open(order, "fp", 1004, 0).status()).as("a reserve during the cancel").isEqualTo("CANCELLED");
-        assertThat(order(order, "CANCEL", 1005, "3600").status()).as("a resumed cancel").isEqualTo("GO");
+        assertThat(order(order, "CANCEL", 1005, "3600").values()).as("a resumed cancel")
+                .containsExactly("GO", "A|1;B|2", "A|1|0|2;B|2|0|2");
         assertThat(order(order, "FINISH", 1006, "CANCELLED").status()).isEqualTo("OK");
         assertThat(order(order, "FINISH", 1007, "CONFIRMED").status()).isEqualTo("STATE");
+        assertThat(order(order, "CANCEL", 1008, "3600").values()).containsExactly("DONE", "CANCELLED",
+                "A|1|0|2;B|2|0|2");
     }
 
     @Test
     void restoreWritesBackALostRecordButNotOverAPresentOneUnlessTold() {
         OrderId order = ScriptFixture.order();
-        List<String> record = List.of("RESERVED", "restored", "A|1", "A|1|2", "1000", "901000", "", "3600");
-        List<String> keep = new ArrayList<>(record);
-        keep.add("0");
-        assertThat(order(order, "RESTORE", 1000, keep.toArray(String[]::new)).status()).isEqualTo("OK");
-        assertThat(order(order, "RESTORE", 1000, keep.toArray(String[]::new)).status()).isEqualTo("PRESENT");
-        List<String> overwrite = new ArrayList<>(record);
-        overwrite.set(0, "CANCELLED");
-        overwrite.add("1");
-        assertThat(order(order, "RESTORE", 1001, overwrite.toArray(String[]::new)).status()).isEqualTo("OK");
-        assertThat(order(order, "GET", 1002).string(1)).isEqualTo("CANCELLED");
+        assertThat(restore(order, 1000, "RESERVED", "A|1|2|1", false).status()).isEqualTo("OK");
+        assertThat(order(order, "GET", 1000).values())
+                .containsExactly("FOUND", "RESERVED", "restored", "A|1", "1000", "901000", "", "A|1|2|1");
+        assertThat(restore(order, 1001, "CANCELLED", "A|1|2|1", false).status()).isEqualTo("PRESENT");
+        assertThat(restore(order, 1002, "CANCELLED", "A|1|2|2", true).status())
+                .as("overwriting a record made under another epoch").isEqualTo("OK");
+        assertThat(order(order, "GET", 1003).values())
+                .containsExactly("FOUND", "CANCELLED", "restored", "A|1", "1000", "901000", "", "A|1|2|2");
+    }
+
+    /** RESTORE of a record with one line on A (its lines with buckets given), overwriting or not. */
+    private static Reply restore(OrderId order, long now, String state, String linesWithBuckets, boolean overwrite) {
+        return order(order, "RESTORE", now, state, "restored", "A|1", linesWithBuckets, "1000", "901000", "", "3600",
+                overwrite ? "1" : "0");
+    }
+
+    private static void reserved(OrderId order, String linesWithBuckets) {
+        open(order, "fp", 1000, 901000);
+        assertThat(order(order, "CLOSE", 1001, "RESERVED", linesWithBuckets).status()).isEqualTo("OK");
+    }
+
+    @Test
+    void restoreWithOverwriteKeepsARecordWhoseLinesAllCarryTheGivenEpochs() {
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2|3;B|2|0|5");
+
+        Reply reply = order(order, "RESTORE", 2000, "CANCELLED", "restored", "A|1;B|2", "A|1|2|3;B|2|0|5", "1000",
+                "0", "", "3600", "1");
+
+        assertThat(reply.status()).isEqualTo("PRESENT");
+        assertThat(order(order, "GET", 2001).values())
+                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "901000", "trace", "A|1|2|3;B|2|0|5");
+    }
+
+    @Test
+    void restoreWithOverwriteReplacesARecordWithOneLineOfAnotherEpoch() {
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2|3;B|2|0|4");
+
+        Reply reply = order(order, "RESTORE", 2000, "CANCELLED", "restored", "A|1;B|2", "A|1|2|3;B|2|0|5", "1000",
+                "0", "", "3600", "1");
+
+        assertThat(reply.status()).isEqualTo("OK");
+        assertThat(order(order, "GET", 2001).values())
+                .containsExactly("FOUND", "CANCELLED", "restored", "A|1;B|2", "1000", "0", "", "A|1|2|3;B|2|0|5");
+    }
+
+    @Test
+    void restoreWithOverwriteReplacesARecordThatHasNoLinesYet() {
+        OrderId opening = ScriptFixture.order();
+        open(opening, "fp", 1000, 901000);
+
+        assertThat(restore(opening, 2000, "RESERVED", "A|1|2|3", true).status()).isEqualTo("OK");
+        assertThat(order(opening, "GET", 2001).string(1)).isEqualTo("RESERVED");
+    }
+
+    @Test
+    void restoreWithOverwriteReplacesARecordWhoseLinesCarryNoEpochs() {
+        // A record written before lines carried their epochs ("sku|qty|bucket"): no line of it was
+        // made under the epochs given, so the database's copy replaces it (as FORGET removes it).
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2");
+
+        Reply reply = restore(order, 2000, "CANCELLED", "A|1|2|3", true);
+
+        assertThat(reply.status()).isEqualTo("OK");
+        assertThat(order(order, "GET", 2001).string(1)).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void forgetRemovesARecordMadeUnderAnotherEpoch() {
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2|3;B|2|0|5");
+
+        assertThat(order(order, "FORGET", 2000, "A|0|0|4;B|0|0|5").status()).isEqualTo("OK");
+
+        assertThat(order(order, "GET", 2001).status()).isEqualTo("NONE");
+        assertThat(open(order, "fp", 2002, 0).status()).as("a retry starts afresh").isEqualTo("NEW");
+    }
+
+    @Test
+    void forgetKeepsARecordWhoseLinesAllCarryTheEpochsOwningTheirSkusNow() {
+        OrderId order = ScriptFixture.order();
+        reserved(order, "A|1|2|3;B|2|0|5");
+
+        assertThat(order(order, "FORGET", 2000, "B|0|0|5;A|0|0|3").status()).isEqualTo("KEPT");
+
+        assertThat(order(order, "GET", 2001).string(1)).isEqualTo("RESERVED");
+    }
+
+    @Test
+    void forgetKeepsAnOpeningRecordAndAnswersKeptForNoRecord() {
+        OrderId opening = ScriptFixture.order();
+        open(opening, "fp", 1000, 901000);
+
+        assertThat(order(opening, "FORGET", 2000, "A|0|0|9").status()).isEqualTo("KEPT");
+        assertThat(order(opening, "GET", 2001).string(1)).isEqualTo("OPENING");
+        assertThat(order(ScriptFixture.order(), "FORGET", 2000, "A|0|0|9").status()).isEqualTo("KEPT");
+    }
+
+    @Test
+    void forgetRemovesARecordWithoutLinesAndOneWhoseLinesCarryNoEpochs() {
+        OrderId tombstone = ScriptFixture.order();
+        order(tombstone, "CANCEL", 1000, "3600");
+        OrderId oldFormat = ScriptFixture.order();
+        reserved(oldFormat, "A|1|2");
+
+        assertThat(order(tombstone, "FORGET", 2000, "A|0|0|3").status()).isEqualTo("OK");
+        assertThat(order(oldFormat, "FORGET", 2000, "A|0|0|3").status()).isEqualTo("OK");
+
+        assertThat(order(tombstone, "GET", 2001).status()).isEqualTo("NONE");
+        assertThat(order(oldFormat, "GET", 2001).status()).isEqualTo("NONE");
     }
 }

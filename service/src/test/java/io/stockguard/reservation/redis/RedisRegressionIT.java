@@ -60,8 +60,8 @@ class RedisRegressionIT {
                     .until(() -> client.reserve(Ids.order("canary"), new StockGuardClient.Line(canary, 1)).status() == 201
                             && "RESERVED".equals(client.reserve(Ids.order("canary"),
                                     new StockGuardClient.Line(canary, 1)).text("state"))
-                            && service.jdbc().queryForObject("SELECT hot_valid FROM sku WHERE sku_id = ?",
-                                    Boolean.class, canary));
+                            && "HOT".equals(service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?",
+                                    String.class, canary)));
 
             int sold = 0;
             for (int i = 0; i < 40; i++) {
@@ -83,8 +83,8 @@ class RedisRegressionIT {
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM anomaly WHERE sku_id = ? AND kind = 'REGRESSION'",
                     Integer.class, sku)).as("regressions recorded").isPositive();
-            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).until(() -> Boolean.TRUE.equals(
-                    service.jdbc().queryForObject("SELECT hot_valid FROM sku WHERE sku_id = ?", Boolean.class, sku)));
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).until(() -> "HOT".equals(
+                    service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku)));
             hot.awaitDrained(sku);
             hot.assertMatchesDatabase(service.jdbc(), sku);
         }

@@ -7,6 +7,7 @@ import io.stockguard.stock.SkuId;
 import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real Redis and the gateway to it, for tests that call the Lua scripts directly and then read
- * the keys behind them.
+ * the keys behind them. Every call names the epoch its caller may change the SKU at; the short
+ * forms use {@link #EPOCH}, the epoch {@link #load(SkuId, long...)} loads at.
  */
 final class ScriptFixture implements AutoCloseable {
+
+    /** The epoch the short forms load at and sell at. */
+    static final long EPOCH = 1;
 
     private static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -34,7 +39,7 @@ final class ScriptFixture implements AutoCloseable {
                 new RedisProperties.Breaker(50, 20, Duration.ofSeconds(3)),
                 new RedisProperties.Outbox(Duration.ofSeconds(1), Duration.ofSeconds(10), 500),
                 new RedisProperties.Preheat(200, Duration.ofMillis(50), Duration.ofSeconds(5)),
-                new RedisProperties.Takeover(Duration.ofSeconds(4), Duration.ofSeconds(2)));
+                new RedisProperties.Takeover(Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(2)));
     }
 
     static SkuId sku() {
@@ -45,30 +50,59 @@ final class ScriptFixture implements AutoCloseable {
         return OrderId.of("O" + NEXT.incrementAndGet());
     }
 
-    /** Loads a SKU with the given available stock per bucket, epoch 1, mode NORMAL. */
+    /** Loads a SKU with the given available stock per bucket, epoch {@link #EPOCH}, mode NORMAL. */
     Reply load(SkuId sku, long... available) {
-        List<String> arguments = new ArrayList<>(List.of("REBASE", Integer.toString(available.length), "1", "NORMAL"));
-        for (long a : available) {
-            arguments.addAll(List.of(Long.toString(a), "0", "0", "0"));
+        return loadAt(sku, EPOCH, available);
+    }
+
+    /** Loads a SKU with the given available stock per bucket under {@code epoch}, mode NORMAL. */
+    Reply loadAt(SkuId sku, long epoch, long... available) {
+        long[][] buckets = new long[available.length][];
+        for (int b = 0; b < available.length; b++) {
+            buckets[b] = new long[] {available[b], 0, 0, 0};
         }
+        return load(sku, epoch, "NORMAL", 0, buckets);
+    }
+
+    /**
+     * load.lua with everything given: each bucket as {available, reserved, sold, applied sum}, and
+     * the rate while THROTTLED.
+     */
+    Reply load(SkuId sku, long epoch, String mode, long rate, long[]... buckets) {
+        List<String> arguments = new ArrayList<>(List.of(Integer.toString(buckets.length), Long.toString(epoch),
+                mode));
+        for (long[] bucket : buckets) {
+            Arrays.stream(bucket).forEach(value -> arguments.add(Long.toString(value)));
+        }
+        arguments.add(Long.toString(rate));
         return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)), arguments);
     }
 
     Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit) {
-        List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
-                Integer.toString(home), commit ? "1" : "0", "1000", commit ? "0" : "901000", "fp-" + order, "",
-                "test", "3600", "100000"));
-        for (int i = 0; i < 40; i++) {
-            arguments.add(EventIds.next());
-        }
-        return run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments);
+        return reserve(sku, order, qty, home, commit, EPOCH);
+    }
+
+    /** A reservation by a caller that may sell at {@code epoch}. */
+    Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit, long epoch) {
+        return reserve(sku, order, qty, home, commit, 1000, epoch, 100_000);
     }
 
     /** A hold at a given time (epoch milliseconds), for the throttle's token bucket. */
     Reply reserveAt(SkuId sku, OrderId order, int qty, long nowMillis) {
-        List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty), "0", "0",
-                Long.toString(nowMillis), Long.toString(nowMillis + 900_000), "fp-" + order, "", "test", "3600",
-                "100000"));
+        return reserveAt(sku, order, qty, nowMillis, EPOCH);
+    }
+
+    Reply reserveAt(SkuId sku, OrderId order, int qty, long nowMillis, long epoch) {
+        return reserve(sku, order, qty, 0, false, nowMillis, epoch, 100_000);
+    }
+
+    /** reserve.lua with the time, the caller's epoch and the outbox length above which it refuses. */
+    Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit, long nowMillis, long epoch,
+            long outboxMax) {
+        List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
+                Integer.toString(home), commit ? "1" : "0", Long.toString(nowMillis),
+                commit ? "0" : Long.toString(nowMillis + 900_000), "fp-" + order, "", "test", "3600",
+                Long.toString(outboxMax), Long.toString(epoch)));
         for (int i = 0; i < 40; i++) {
             arguments.add(EventIds.next());
         }
@@ -76,15 +110,64 @@ final class ScriptFixture implements AutoCloseable {
     }
 
     Reply release(SkuId sku, OrderId order, String how, String... entries) {
+        return releaseAt(sku, order, how, EPOCH, entries);
+    }
+
+    /** release.lua by a caller that may change the SKU at {@code epoch}. */
+    Reply releaseAt(SkuId sku, OrderId order, String how, long epoch, String... entries) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), how, "2000", "", "test", "3600",
-                EventIds.next()));
+                EventIds.next(), Long.toString(epoch)));
         arguments.addAll(List.of(entries));
         return run(Script.RELEASE, Keys.reserveKeys(sku, order), arguments);
     }
 
     Reply confirm(SkuId sku, OrderId order) {
+        return confirm(sku, order, EPOCH);
+    }
+
+    /** confirm.lua by a caller that may change the SKU at {@code epoch}. */
+    Reply confirm(SkuId sku, OrderId order, long epoch) {
         return run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(), "1500", "", "test", "3600",
-                EventIds.next()));
+                EventIds.next(), Long.toString(epoch)));
+    }
+
+    Reply setMode(SkuId sku, String mode, long rate) {
+        return setMode(sku, mode, rate, EPOCH);
+    }
+
+    /** set_mode.lua by a caller that knows {@code epoch} owns the SKU. */
+    Reply setMode(SkuId sku, String mode, long rate, long epoch) {
+        return run(Script.SET_MODE, List.of(Keys.meta(sku)), List.of(mode, Long.toString(rate), Long.toString(epoch)));
+    }
+
+    /**
+     * stock.lua: {@code op} RESTOCK or ADJUST, {@code how} DELTA or SET, under a request id ('' for
+     * none) with a fingerprint, by a caller that may change the SKU at {@code epoch}.
+     */
+    Reply stock(SkuId sku, String op, String how, long amount, String requestId, String fingerprint, long epoch,
+            long outboxMax) {
+        List<String> arguments = new ArrayList<>(List.of(op, how, Long.toString(amount), requestId, fingerprint,
+                Long.toString(epoch), "3000", "", "test", "3600", Long.toString(outboxMax)));
+        for (int i = 0; i < 16; i++) {
+            arguments.add(EventIds.next());
+        }
+        return run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), request(sku, requestId)),
+                arguments);
+    }
+
+    /** The key of a stock request's record, as the service names it. */
+    static String request(SkuId sku, String requestId) {
+        return "sg:{" + sku.value() + "}:rq:" + requestId;
+    }
+
+    /** restore_line.lua: writes {@code record} ('' removes) unless a record of the current epoch is there. */
+    Reply restoreLine(SkuId sku, OrderId order, long epoch, String record) {
+        return run(Script.RESTORE_LINE, List.of(Keys.meta(sku), Keys.line(sku, order)),
+                List.of(Long.toString(epoch), record, "3600"));
+    }
+
+    Reply snapshot(SkuId sku) {
+        return run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)), List.of());
     }
 
     Reply run(Script script, List<String> keys, List<String> arguments) {
@@ -97,12 +180,27 @@ final class ScriptFixture implements AutoCloseable {
         return value.equals("$-1") ? 0 : Long.parseLong(value);
     }
 
+    /** A field of a bucket exactly as Redis holds it (null when absent): to see how a number was written. */
+    String rawField(SkuId sku, int bucket, char field) {
+        String value = server.command("HGET", Keys.buckets(sku), bucket + ":" + field);
+        return value.equals("$-1") ? null : value;
+    }
+
     long total(SkuId sku, char field, int buckets) {
         long total = 0;
         for (int b = 0; b < buckets; b++) {
             total += field(sku, b, field);
         }
         return total;
+    }
+
+    /** Every bucket's field, in bucket order. */
+    long[] fields(SkuId sku, char field, int buckets) {
+        long[] values = new long[buckets];
+        for (int b = 0; b < buckets; b++) {
+            values[b] = field(sku, b, field);
+        }
+        return values;
     }
 
     long outboxLength(SkuId sku) {
@@ -116,8 +214,30 @@ final class ScriptFixture implements AutoCloseable {
         return entries;
     }
 
+    /** The outbox entries' ids, oldest first. */
+    List<String> outboxIds(SkuId sku) {
+        return redis.outbox(Keys.outbox(sku), 1_000).stream().map(message -> message.getId()).toList();
+    }
+
+    /** The ids of the outbox entries whose field {@code field} is {@code value}, oldest first. */
+    List<String> outboxIds(SkuId sku, String field, String value) {
+        return redis.outbox(Keys.outbox(sku), 1_000).stream()
+                .filter(message -> value.equals(message.getBody().get(field))).map(message -> message.getId())
+                .toList();
+    }
+
     String line(SkuId sku, OrderId order) {
         return server.command("GET", Keys.line(sku, order));
+    }
+
+    /** Writes a line record as it is, for records another epoch or an older version left. */
+    void putLine(SkuId sku, OrderId order, String record) {
+        server.command("SET", Keys.line(sku, order), record);
+    }
+
+    String meta(SkuId sku, String field) {
+        String value = server.command("HGET", Keys.meta(sku), field);
+        return value.equals("$-1") ? null : value;
     }
 
     @Override

@@ -1,0 +1,42 @@
+package io.stockguard.reservation;
+
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What the hot store needs from the database besides ownership: the orders it restores or checks
+ * its records against (the database is their truth), and the SKUs to preheat. Implemented by the
+ * database adapter; the hot store reaches the database only through this port and
+ * {@link OwnershipStore}.
+ */
+public interface HotStoreSource {
+
+    /** An open hold or sale of a SKU: its line must be in the hot store. */
+    record OpenLine(OrderId orderId, String state, int qty, int bucket) {
+    }
+
+    /** The SKU's bucket count (fixed once the SKU exists), or empty when it does not exist. */
+    OptionalInt bucketCount(SkuId sku);
+
+    /** The SKU's lines that hold stock (reserved or sold), at most {@code limit}. */
+    List<OpenLine> openLines(SkuId sku, int limit);
+
+    /** The order as the database has it. */
+    Optional<ReservationView> order(OrderId order);
+
+    /** Records an early cancel's tombstone in the database too, so every path refuses a late reserve (I7). */
+    void tombstone(OrderId order, String traceId, Instant now);
+
+    /** The fingerprint a restock or adjustment request id was applied with, if it was. */
+    Optional<String> stockRequestFingerprint(String requestId);
+
+    /** Sets the SKU's safety stock (the probe's low-stock watch); not a stock change. */
+    void setSafetyStock(SkuId sku, long safetyStock, Instant now);
+
+    /** SKU ids after {@code after} (exclusive, "" for the first page), in id order. */
+    List<SkuId> page(String after, int limit);
+}

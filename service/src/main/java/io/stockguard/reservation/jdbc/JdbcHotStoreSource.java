@@ -1,0 +1,67 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The database's side of {@link HotStoreSource}: orders and SKUs as the database holds them. */
+final class JdbcHotStoreSource implements HotStoreSource {
+
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+    private final SkuRows skus;
+    private final ReservationRows reservations;
+
+    JdbcHotStoreSource(JdbcTemplate jdbc, SqlStatements sql, SkuRows skus, ReservationRows reservations) {
+        this.jdbc = jdbc;
+        this.sql = sql;
+        this.skus = skus;
+        this.reservations = reservations;
+    }
+
+    @Override
+    public OptionalInt bucketCount(SkuId sku) {
+        return skus.bucketCount(sku);
+    }
+
+    @Override
+    public List<OpenLine> openLines(SkuId sku, int limit) {
+        return jdbc.query(sql.get("openLinesOfSku"), (rs, i) -> new OpenLine(OrderId.of(rs.getString("order_id")),
+                rs.getString("state"), rs.getInt("qty"), rs.getInt("bucket")), sku.value(), limit);
+    }
+
+    @Override
+    public Optional<ReservationView> order(OrderId order) {
+        return reservations.find(order).map(header -> header.view(reservations.lines(order)));
+    }
+
+    @Override
+    public void tombstone(OrderId order, String traceId, Instant now) {
+        reservations.insertIfAbsent(new ReservationRows.Header(order, ReservationState.CANCELLED,
+                ReservationRows.TOMBSTONE, now, null, null, now, traceId));
+    }
+
+    @Override
+    public Optional<String> stockRequestFingerprint(String requestId) {
+        return jdbc.query(sql.get("stockRequest"), (rs, i) -> rs.getString("fingerprint"), requestId).stream()
+                .findFirst();
+    }
+
+    @Override
+    public void setSafetyStock(SkuId sku, long safetyStock, Instant now) {
+        skus.setSafetyStock(sku, safetyStock, now);
+    }
+
+    @Override
+    public List<SkuId> page(String after, int limit) {
+        return jdbc.query(sql.get("skuPage"), (rs, i) -> SkuId.of(rs.getString(1)), after, limit);
+    }
+}

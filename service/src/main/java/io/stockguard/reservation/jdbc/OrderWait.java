@@ -1,0 +1,41 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservedLine;
+import java.util.Optional;
+
+/**
+ * A settlement that overtook its reservation (they may travel in different partitions) waits for
+ * it, as the order's, and the order reads as cancelled meanwhile so that nothing sells it again
+ * (I7). The reserve, when it comes, applies the settlements that waited for it.
+ */
+final class OrderWait {
+
+    private OrderWait() {
+    }
+
+    /** @param line the line the settlement settles, or null when its reserve has not applied */
+    static Verdict judge(ReservedLine line, ApplyPlan.Attempt attempt) {
+        if (line != null) {
+            return Verdict.PASS;
+        }
+        return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.ORDER);
+    }
+
+    /**
+     * The row that makes the order of a waiting cancel or expiry read as cancelled, when the order
+     * has none; a waiting confirm leaves none, since its order is being sold, not given up.
+     *
+     * @param header the order's row, or null
+     */
+    static Optional<ReservationRows.Header> tombstone(StockEvent settlement, ReservationRows.Header header) {
+        if (header != null || settlement.op() == StockOp.CONFIRM) {
+            return Optional.empty();
+        }
+        return Optional.of(new ReservationRows.Header(settlement.orderId(), ReservationState.CANCELLED,
+                ReservationRows.TOMBSTONE, settlement.occurredAt(), null, null, settlement.occurredAt(),
+                settlement.traceId() == null ? null : settlement.traceId().value()));
+    }
+}

@@ -1,0 +1,42 @@
+package io.stockguard.reservation.jdbc;
+
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.reservation.ReservationState;
+import java.util.Locale;
+
+/**
+ * A settlement is allowed by the order's state machine ({@link ReservationState#after}), not by
+ * the path the change came by: an order that moved on (expired before this confirm, say) refuses
+ * it. A later line of the same settlement finds the order at the settlement's target and applies.
+ * A retried settlement is not refused: its caller was answered when it first came.
+ */
+final class SettlementRule {
+
+    private SettlementRule() {
+    }
+
+    /** @param header the order's row, or null */
+    static Verdict judge(StockEvent settlement, ReservationRows.Header header, ApplyPlan.Attempt attempt) {
+        ReservationState.Settlement kind = of(settlement.op());
+        if (header == null || header.state().after(kind).isPresent() || header.state() == kind.target()) {
+            return Verdict.PASS;
+        }
+        if (attempt == ApplyPlan.Attempt.RETRY) {
+            return Verdict.NOT_YET;
+        }
+        return new Verdict.Refuse(EventOutcome.Reason.INVALID_TRANSITION, "order " + settlement.orderId() + " is "
+                + header.state() + ": it cannot be " + kind.name().toLowerCase(Locale.ROOT) + "ed");
+    }
+
+    /** The settlement an operation makes; only confirm, cancel and expiry are settlements. */
+    static ReservationState.Settlement of(StockOp op) {
+        return switch (op) {
+            case CONFIRM -> ReservationState.Settlement.CONFIRM;
+            case CANCEL -> ReservationState.Settlement.CANCEL;
+            case EXPIRE -> ReservationState.Settlement.EXPIRE;
+            default -> throw new IllegalArgumentException(op + " is not a settlement");
+        };
+    }
+}

@@ -1,0 +1,53 @@
+package io.stockguard.reservation.jdbc;
+
+import static io.stockguard.reservation.jdbc.JournalEvents.A;
+import static io.stockguard.reservation.jdbc.JournalEvents.NOW;
+import static io.stockguard.reservation.jdbc.JournalEvents.header;
+import static io.stockguard.reservation.jdbc.JournalEvents.line;
+import static io.stockguard.reservation.jdbc.JournalEvents.settle;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stockguard.journal.StockOp;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.jdbc.ApplyPlan.Attempt;
+import io.stockguard.stock.OrderId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class OrderWaitTest {
+
+    @ParameterizedTest
+    @EnumSource(Attempt.class)
+    void aSettlementOfAReservedLinePasses(Attempt attempt) {
+        assertThat(OrderWait.judge(line(A, 2), attempt)).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aSettlementThatOvertookItsReserveWaitsForTheOrder() {
+        assertThat(OrderWait.judge(null, Attempt.FIRST)).isEqualTo(new Verdict.Wait(ApplyPlan.Waiting.ORDER));
+    }
+
+    @Test
+    void aRetriedSettlementStillWithoutItsLineStaysAsItIs() {
+        assertThat(OrderWait.judge(null, Attempt.RETRY)).isEqualTo(Verdict.NOT_YET);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StockOp.class, names = {"CANCEL", "EXPIRE"})
+    void aWaitingCancelOrExpiryOfAnOrderWithoutARowLeavesATombstone(StockOp op) {
+        assertThat(OrderWait.tombstone(settle("e1", op, "o1", 2), null)).hasValue(new ReservationRows.Header(
+                OrderId.of("o1"), ReservationState.CANCELLED, ReservationRows.TOMBSTONE, NOW, null, null, NOW, null));
+    }
+
+    @Test
+    void aWaitingConfirmLeavesNoTombstone() {
+        assertThat(OrderWait.tombstone(settle("e1", StockOp.CONFIRM, "o1", 2), null)).isEmpty();
+    }
+
+    @Test
+    void anOrderWithARowKeepsIt() {
+        assertThat(OrderWait.tombstone(settle("e1", StockOp.CANCEL, "o1", 2),
+                header("o1", ReservationState.RESERVED))).isEmpty();
+    }
+}
