@@ -242,3 +242,25 @@ SELECT sku_id, owner, hot_epoch, owner_since, owner_seq FROM sku
 WHERE owner_seq > ? OR (owner_seq = ? AND sku_id > ?)
 ORDER BY owner_seq, sku_id
 LIMIT ?;
+
+-- Lines of settled orders whose own settlement is not in the journal while their reserve is: the
+-- hot store settles an order line by line, and one line's change can be fenced (its hot store
+-- taken over) after another line has moved the order. The settlement each line still owes follows
+-- from the order's state; for a cancel, whether the line was confirmed says what it returns.
+-- name: unsettledLines
+SELECT l.order_id, l.bucket, l.qty, r.state,
+       CASE WHEN EXISTS (SELECT 1 FROM stock_event c
+                         WHERE c.order_id = l.order_id AND c.sku_id = l.sku_id AND c.op = 'CONFIRM')
+            THEN 1 ELSE 0 END AS confirmed
+FROM reservation_line l
+JOIN reservation r ON r.order_id = l.order_id
+WHERE l.sku_id = ?
+  AND r.state IN ('CONFIRMED', 'CANCELLED', 'EXPIRED')
+  AND EXISTS (SELECT 1 FROM stock_event s
+              WHERE s.order_id = l.order_id AND s.sku_id = l.sku_id AND s.op = 'RESERVE')
+  AND NOT EXISTS (SELECT 1 FROM stock_event e
+                  WHERE e.order_id = l.order_id AND e.sku_id = l.sku_id
+                    AND e.op = CASE r.state WHEN 'CONFIRMED' THEN 'CONFIRM'
+                                            WHEN 'CANCELLED' THEN 'CANCEL' ELSE 'EXPIRE' END)
+ORDER BY l.order_id
+LIMIT ?;

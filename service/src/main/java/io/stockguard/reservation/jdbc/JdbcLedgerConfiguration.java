@@ -92,8 +92,9 @@ class JdbcLedgerConfiguration {
 
     @Bean
     OwnershipStore ownershipStore(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
-            SqlDialect dialect) {
-        return new JdbcOwnership(transactions, jdbc, ledgerStatements, dialect);
+            SqlDialect dialect, EventApplier applier) {
+        return new JdbcOwnership(transactions, jdbc, ledgerStatements, dialect,
+                new UnsettledLines(jdbc, ledgerStatements, applier));
     }
 
     @Bean

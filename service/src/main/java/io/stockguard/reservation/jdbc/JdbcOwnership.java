@@ -35,12 +35,15 @@ final class JdbcOwnership implements OwnershipStore {
     private final JdbcTemplate jdbc;
     private final SqlStatements sql;
     private final SqlDialect dialect;
+    private final UnsettledLines unsettled;
 
-    JdbcOwnership(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect) {
+    JdbcOwnership(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect,
+            UnsettledLines unsettled) {
         this.transactions = transactions;
         this.jdbc = jdbc;
         this.sql = sql;
         this.dialect = dialect;
+        this.unsettled = unsettled;
     }
 
     @Override
@@ -64,6 +67,9 @@ final class JdbcOwnership implements OwnershipStore {
                 }
                 found.put(sku, state.get());
                 if (state.get().load(now, reloadAfter) instanceof Ownership.Moved moved) {
+                    // What settled orders still owe on it is settled first: the hot store starts
+                    // from counters that owe nobody anything.
+                    unsettled.settle(sku, now);
                     sources.add(source(sku, moved.to().epoch()));
                 }
             }
@@ -116,6 +122,9 @@ final class JdbcOwnership implements OwnershipStore {
             Ownership.Step step = found.finishDrain(now, handOverDelay, true);
             if (step instanceof Ownership.Moved moved) {
                 write(sku, moved.to(), nextSeq());
+                // No change of the drained epoch can arrive any more: what its orders' lines
+                // still owe is known for good.
+                unsettled.settle(sku, now);
             }
             return step;
         });

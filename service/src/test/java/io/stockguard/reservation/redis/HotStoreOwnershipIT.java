@@ -250,6 +250,63 @@ class HotStoreOwnershipIT {
             hot.awaitMatchesDatabase(service.jdbc(), sku);
         }
 
+        /**
+         * Seen in the chaos suite (standard tier, Redis failing over): an expiry settled one line of
+         * a two-line order, whose change reached the database and moved the order to EXPIRED; the
+         * other line's change was fenced when its SKU was taken over. The order read expired and
+         * that line held its 3 units for good. Handing the SKU to the database settles it.
+         */
+        @Test
+        void aLineWhoseSettlementWasFencedAfterAnotherLineMovedTheOrderIsSettledAtTheHandOver() {
+            StockGuardClient client = service.client();
+            String first = Ids.sku("settled-line");
+            String second = Ids.sku("fenced-line");
+            client.putSku(first, 10, 1);
+            client.putSku(second, 10, 1);
+            String order = Ids.order("half-expired");
+            assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
+                    .status()).isEqualTo(201);
+            service.awaitJournalApplied(first, second);
+            // The first line's expiry reaches the database; the second line's never does.
+            List<io.stockguard.journal.EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class)
+                    .apply(List.of(io.stockguard.journal.StockEvents.expire(io.stockguard.stock.OrderId.of(order),
+                            io.stockguard.stock.SkuId.of(first), 0, 2, new io.stockguard.journal.StockEvents.Context(
+                                    null, "test", java.time.Instant.now()))), true);
+            assertThat(outcomes).containsExactly(io.stockguard.journal.EventOutcome.Settled.APPLIED);
+            assertThat(state(order)).isEqualTo("EXPIRED");
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).as("the second line still holds")
+                    .isEqualTo(3);
+
+            HandOver handOver = service.bean(HandOver.class);
+            for (String sku : List.of(first, second)) {
+                handOver.takeOver(io.stockguard.stock.SkuId.of(sku), hotEpoch(sku), "the hot store's change was fenced");
+            }
+
+            LedgerChecks.Counters counters = LedgerChecks.totals(service.jdbc(), second);
+            assertThat(counters.reserved()).as("the expired order's line returned its units").isZero();
+            assertThat(counters.available()).isEqualTo(10);
+            assertThat(service.jdbc().queryForObject("SELECT actor FROM stock_event WHERE order_id = ? AND sku_id = ? "
+                    + "AND op = 'EXPIRE'", String.class, order, second)).isEqualTo("stockguard:hand-over");
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+            assertThat(client.reserve(Ids.order("after"), new StockGuardClient.Line(second, 10)).status())
+                    .as("all 10 units sell again").isEqualTo(201);
+            // The SKU goes back to the hot store on a request after takeover.reload-after.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                client.reserve(Ids.order("poke"), new StockGuardClient.Line(second, 1));
+                return hot.matchesDatabase(service.jdbc(), second);
+            });
+            assertThat(state(order)).isEqualTo("EXPIRED");
+        }
+
+        private String state(String order) {
+            return service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    order);
+        }
+
+        private long hotEpoch(String sku) {
+            return service.jdbc().queryForObject("SELECT hot_epoch FROM sku WHERE sku_id = ?", Long.class, sku);
+        }
+
         @Test
         void hypothesis9ReservationsUndoneWhileTheSweeperRunsKeepBothStoresInStep() throws Exception {
             // Two-line orders whose second line is sold out are undone; the sweeper runs every second
