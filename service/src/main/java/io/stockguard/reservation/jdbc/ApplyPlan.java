@@ -2,6 +2,7 @@ package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservedLine;
@@ -10,6 +11,7 @@ import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,6 +88,10 @@ final class ApplyPlan {
     private final List<String> released = new ArrayList<>();
     private final List<Anomaly> anomalies = new ArrayList<>();
     private final Map<String, Stamp> highestStamps = new HashMap<>();
+    private static final String CONFIRMED_LINE = "|" + StockOp.CONFIRM.name();
+
+    /** Lines ("order|sku") whose confirm the database has applied, before or in this batch. */
+    private final Set<String> soldLines = new HashSet<>();
 
     ApplyPlan(boolean strict, Map<OrderId, ReservationRows.Header> headers,
             Map<OrderId, Map<SkuId, ReservedLine>> lines, Map<OrderId, Map<SkuId, List<StockEvent>>> waitingForOrder,
@@ -108,6 +114,12 @@ final class ApplyPlan {
         fence = new OwnerFence(owners, journalBehind);
         stamps = new StampClaims(stampOwners);
         operations = new OperationOnce(appliedOrderOps, waitingForOrder);
+        appliedOrderOps.stream().filter(op -> op.endsWith(CONFIRMED_LINE))
+                .forEach(op -> soldLines.add(op.substring(0, op.length() - CONFIRMED_LINE.length())));
+    }
+
+    private static String lineKey(StockEvent event) {
+        return event.orderId().value() + "|" + event.skuId().value();
     }
 
     /**
@@ -199,6 +211,7 @@ final class ApplyPlan {
                     .orElseGet(() -> reserve(event, set));
             case CONFIRM, CANCEL, EXPIRE -> ruling(event,
                     () -> OrderWait.judge(line(order, event.skuId()), attempt),
+                    () -> OrderWait.judgeSale(event, soldLines.contains(lineKey(event)), attempt),
                     () -> SettlementRule.judge(event, headers.get(order), attempt),
                     () -> CounterFit.judge(event, set, attempt))
                     .orElseGet(() -> settle(event, set));
@@ -236,6 +249,20 @@ final class ApplyPlan {
     private EventOutcome settle(StockEvent event, BucketSet set) {
         accept(event, set);
         transition(event);
+        if (event.op() == StockOp.CONFIRM) {
+            soldLines.add(lineKey(event));
+            // Cancels of this line that overtook its confirm (OrderWait.judgeSale) apply now.
+            List<StockEvent> waiting = waitingForOrder.getOrDefault(event.orderId(), Map.of())
+                    .getOrDefault(event.skuId(), List.of());
+            for (StockEvent cancel : List.copyOf(waiting)) {
+                if (cancel.op() == StockOp.CANCEL && set.fits(cancel)) {
+                    accept(cancel, set);
+                    waiting.remove(cancel);
+                    release(cancel);
+                    transition(cancel);
+                }
+            }
+        }
         return EventOutcome.Settled.APPLIED;
     }
 

@@ -25,6 +25,22 @@ final class OrderWait {
     }
 
     /**
+     * A cancel of a sold line waits for the line's sale. The hot store journals a line's confirm
+     * before its cancel, but they may reach the database by different ways (the confirm through
+     * Kafka, the cancel through the database when Kafka failed a moment later): applied first, the
+     * cancel would take back sold units the database still counts as reserved, and the confirm
+     * would then be refused. The confirm, when it comes, applies the cancels that waited for it.
+     *
+     * @param lineSold whether the database has applied the line's confirm
+     */
+    static Verdict judgeSale(StockEvent settlement, boolean lineSold, ApplyPlan.Attempt attempt) {
+        if (settlement.op() != StockOp.CANCEL || settlement.deltaSold() >= 0 || lineSold) {
+            return Verdict.PASS;
+        }
+        return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.ORDER);
+    }
+
+    /**
      * The row that makes the order of a waiting cancel or expiry read as cancelled, when the order
      * has none; a waiting confirm leaves none, since its order is being sold, not given up.
      *

@@ -202,6 +202,9 @@ class ApplyPlanOwnershipTest {
     void hypothesis4ASettlementTheOrdersStateDoesNotAllowIsAnInvalidTransition(ReservationState state, StockOp op,
             boolean allowed) {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", state, A);
+        if (state == ReservationState.CONFIRMED && op != StockOp.CONFIRM) {
+            given.sold("o1", A);
+        }
         StockEvent event = settle("e1", op, A, "o1", state, 3, 2);
 
         ApplyPlan plan = given.plan(event);
@@ -228,6 +231,52 @@ class ApplyPlanOwnershipTest {
         assertRejected(plan.decide(confirm), EventOutcome.Reason.INVALID_TRANSITION);
         assertThat(plan.sets().get(A).changes()).as("nothing sold").isEmpty();
         assertThat(plan.changedHeaders()).isEmpty();
+    }
+
+    /**
+     * Seen in the chaos suite (full tier, a broker killed): a confirm went to Kafka, the cancel that
+     * followed it to the database fallback, and the cancel applied first, taking 3 sold units from
+     * the database's sold while the line was still reserved there; the confirm was then refused.
+     */
+    @Test
+    void aCancelOfASaleThatOvertookTheSaleWaitsForIt() {
+        Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.RESERVED, A);
+        StockEvent cancel = settle("e2", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+
+        ApplyPlan plan = given.plan(cancel);
+
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.DEFERRED);
+        assertThat(plan.sets().get(A).changes()).as("nothing taken from sold").isEmpty();
+        assertThat(plan.changedHeaders()).isEmpty();
+        assertThat(plan.newWaits()).extracting(w -> w.event().eventId()).containsExactly("e2");
+    }
+
+    @Test
+    void theSaleAppliesTheCancelThatWaitedForIt() {
+        Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.RESERVED, A);
+        StockEvent cancel = settle("e2", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+        StockEvent confirm = settle("e1", StockOp.CONFIRM, A, "o1", ReservationState.RESERVED, 3, 2);
+
+        ApplyPlan plan = given.plan(cancel, confirm);
+
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.DEFERRED);
+        assertThat(plan.decide(confirm)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.applied()).extracting(StockEvent::eventId).containsExactly("e1", "e2");
+        assertThat(plan.newWaits()).isEmpty();
+        assertThat(plan.changedHeaders()).extracting(ReservationRows.Header::state)
+                .containsExactly(ReservationState.CANCELLED);
+        assertThat(plan.anomalies()).isEmpty();
+    }
+
+    @Test
+    void aCancelOfASaleTheDatabaseHasAppliesAtOnce() {
+        Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.CONFIRMED, A)
+                .sold("o1", A);
+        StockEvent cancel = settle("e2", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+
+        ApplyPlan plan = given.plan(cancel);
+
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.APPLIED);
     }
 
     @Test
@@ -384,6 +433,11 @@ class ApplyPlanOwnershipTest {
                 appliedOrderOps.add(id + "|" + sku.value() + "|RESERVE");
             }
             return this;
+        }
+
+        /** The line's confirm is applied: its units are sold in the database. */
+        Given sold(String order, SkuId sku) {
+            return appliedOrderOp(order + "|" + sku.value() + "|CONFIRM");
         }
 
         Given appliedOrderOp(String op) {

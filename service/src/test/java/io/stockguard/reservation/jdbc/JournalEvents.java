@@ -38,6 +38,11 @@ final class JournalEvents {
         };
     }
 
+    /** A cancel of a sold line: it returns sold units. */
+    static StockEvent cancelSold(String id, String order, long qty) {
+        return event(id, StockOp.CANCEL, OrderId.of(order), null, qty, qty, 0, -qty);
+    }
+
     /** A stock change of {@code delta} available: a restock, an adjustment or half a transfer. */
     static StockEvent change(String id, StockOp op, String requestId, long delta) {
         return event(id, op, null, requestId, Math.abs(delta), delta, 0, 0);

@@ -33,6 +33,20 @@ class OrderWaitTest {
         assertThat(OrderWait.judge(null, Attempt.RETRY)).isEqualTo(Verdict.NOT_YET);
     }
 
+    @Test
+    void aCancelOfASoldLineWaitsForTheLinesSaleUntilTheDatabaseHasIt() {
+        var cancel = JournalEvents.cancelSold("e2", "o1", 2);
+        assertThat(OrderWait.judgeSale(cancel, false, Attempt.FIRST)).isEqualTo(new Verdict.Wait(ApplyPlan.Waiting.ORDER));
+        assertThat(OrderWait.judgeSale(cancel, false, Attempt.RETRY)).isEqualTo(Verdict.NOT_YET);
+        assertThat(OrderWait.judgeSale(cancel, true, Attempt.FIRST)).isEqualTo(Verdict.PASS);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StockOp.class, names = {"CONFIRM", "CANCEL", "EXPIRE"})
+    void settlementsOfReservedUnitsNeverWaitForASale(StockOp op) {
+        assertThat(OrderWait.judgeSale(settle("e1", op, "o1", 2), false, Attempt.FIRST)).isEqualTo(Verdict.PASS);
+    }
+
     @ParameterizedTest
     @EnumSource(value = StockOp.class, names = {"CANCEL", "EXPIRE"})
     void aWaitingCancelOrExpiryOfAnOrderWithoutARowLeavesATombstone(StockOp op) {
