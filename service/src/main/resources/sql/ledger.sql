@@ -246,7 +246,8 @@ LIMIT ?;
 -- Lines of settled orders whose own settlement is not in the journal while their reserve is: the
 -- hot store settles an order line by line, and one line's change can be fenced (its hot store
 -- taken over) after another line has moved the order. The settlement each line still owes follows
--- from the order's state; for a cancel, whether the line was confirmed says what it returns.
+-- from the order's state; for a cancel, whether the line was confirmed says what it returns. A
+-- line with a settlement waiting in pending_event is left to it.
 -- name: unsettledLines
 SELECT l.order_id, l.bucket, l.qty, r.state,
        CASE WHEN EXISTS (SELECT 1 FROM stock_event c
@@ -262,5 +263,6 @@ WHERE l.sku_id = ?
                   WHERE e.order_id = l.order_id AND e.sku_id = l.sku_id
                     AND e.op = CASE r.state WHEN 'CONFIRMED' THEN 'CONFIRM'
                                             WHEN 'CANCELLED' THEN 'CANCEL' ELSE 'EXPIRE' END)
+  AND NOT EXISTS (SELECT 1 FROM pending_event p WHERE p.order_id = l.order_id AND p.sku_id = l.sku_id)
 ORDER BY l.order_id
 LIMIT ?;

@@ -317,8 +317,9 @@ final class ApplyPlan {
         if (header == null || !event.op().isSettlement()) {
             return;
         }
-        ReservationState to = SettlementRule.of(event.op()).target();
-        if (to == header.state()) {
+        ReservationState.Settlement kind = SettlementRule.of(event.op());
+        ReservationState to = kind.target();
+        if (to == header.state() || SettlementRule.soldThenCancelled(kind, header)) {
             return;
         }
         Instant at = event.occurredAt();

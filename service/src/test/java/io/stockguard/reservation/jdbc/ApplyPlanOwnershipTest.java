@@ -268,6 +268,40 @@ class ApplyPlanOwnershipTest {
         assertThat(plan.anomalies()).isEmpty();
     }
 
+    /**
+     * Seen in the chaos suite (full tier): another line's confirm and cancel reached the database
+     * first (another partition) and moved the order to CANCELLED; this line's confirm, its own
+     * earlier step, was refused, and its cancel then waited for it for good.
+     */
+    @Test
+    void aLinesConfirmThatReachesAnOrderCancelledAfterItsSaleAppliesAndItsCancelFollows() {
+        Given given = new Given().sku(A, new Ownership.Hot(3)).soldThenCancelled("o1", A);
+        StockEvent confirm = settle("e1", StockOp.CONFIRM, A, "o1", ReservationState.RESERVED, 3, 2);
+        StockEvent cancel = settle("e2", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+
+        ApplyPlan plan = given.plan(confirm, cancel);
+
+        assertThat(plan.decide(confirm)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.changedHeaders()).as("the order stays cancelled").isEmpty();
+        assertThat(plan.anomalies()).isEmpty();
+    }
+
+    @Test
+    void aLinesCancelThatCameFirstWaitsForItsConfirmEvenAfterTheOrderIsCancelled() {
+        Given given = new Given().sku(A, new Ownership.Hot(3)).soldThenCancelled("o1", A);
+        StockEvent confirm = settle("e1", StockOp.CONFIRM, A, "o1", ReservationState.RESERVED, 3, 2);
+        StockEvent cancel = settle("e2", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+
+        ApplyPlan plan = given.plan(cancel, confirm);
+
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.DEFERRED);
+        assertThat(plan.decide(confirm)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.applied()).extracting(StockEvent::eventId).containsExactly("e1", "e2");
+        assertThat(plan.newWaits()).isEmpty();
+        assertThat(plan.changedHeaders()).isEmpty();
+    }
+
     @Test
     void aCancelOfASaleTheDatabaseHasAppliesAtOnce() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.CONFIRMED, A)
@@ -432,6 +466,15 @@ class ApplyPlanOwnershipTest {
                 lines.computeIfAbsent(order, k -> new HashMap<>()).put(sku, new ReservedLine(sku, 2, 0));
                 appliedOrderOps.add(id + "|" + sku.value() + "|RESERVE");
             }
+            return this;
+        }
+
+        /** An order that was sold, then cancelled, with a line of 2 units on each SKU, none settled yet. */
+        Given soldThenCancelled(String id, SkuId... skus) {
+            order(id, ReservationState.RESERVED, skus);
+            OrderId order = OrderId.of(id);
+            headers.put(order, new ReservationRows.Header(order, ReservationState.CANCELLED, "f", NOW,
+                    NOW.plusSeconds(900), NOW, NOW, null));
             return this;
         }
 

@@ -46,6 +46,17 @@ class SettlementRuleTest {
                         + op.name().toLowerCase(java.util.Locale.ROOT) + "ed"));
     }
 
+    @Test
+    void aConfirmOfALineReachingAnOrderCancelledAfterItsSalePasses() {
+        ReservationRows.Header soldThenCancelled = new ReservationRows.Header(io.stockguard.stock.OrderId.of("o1"),
+                ReservationState.CANCELLED, "f", JournalEvents.NOW, null, JournalEvents.NOW, JournalEvents.NOW, null);
+
+        assertThat(SettlementRule.judge(settle("e1", StockOp.CONFIRM, "o1", 2), soldThenCancelled, Attempt.FIRST))
+                .isEqualTo(Verdict.PASS);
+        assertThat(SettlementRule.judge(settle("e1", StockOp.EXPIRE, "o1", 2), soldThenCancelled, Attempt.FIRST))
+                .isInstanceOf(Verdict.Refuse.class);
+    }
+
     @ParameterizedTest(name = "{1} of a {0} order, retried: passes {2}")
     @MethodSource("settlements")
     void aRetriedSettlementTheStateDoesNotAllowStaysAsItIs(ReservationState state, StockOp op, boolean passes) {
