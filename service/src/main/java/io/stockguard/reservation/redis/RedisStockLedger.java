@@ -64,6 +64,7 @@ final class RedisStockLedger implements StockLedger {
     /** The journal applies changes to the database after they are acknowledged (Kafka). */
     private final boolean journalBehind;
     private final JournalProgress journal;
+    private final StoredViews storedViews;
 
     RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
             StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
@@ -80,6 +81,7 @@ final class RedisStockLedger implements StockLedger {
         this.clock = clock;
         this.journalBehind = journalBehind;
         this.journal = journal;
+        this.storedViews = new StoredViews(database::stock);
     }
 
     @Override
@@ -129,6 +131,7 @@ final class RedisStockLedger implements StockLedger {
     @Override
     public StockChangeOutcome apply(StockCommand command) {
         SkuId sku = command.skuId();
+        storedViews.forget(sku);
         if (command instanceof StockCommand.Upsert upsert && view.get(sku).isEmpty()) {
             // A new SKU is created by the database, which sells it until its first use loads it.
             return database.apply(command);
@@ -141,6 +144,7 @@ final class RedisStockLedger implements StockLedger {
         if (command instanceof StockCommand.Upsert upsert && upsert.safetyStock() != null
                 && outcome instanceof StockChangeOutcome.Changed) {
             source.setSafetyStock(sku, upsert.safetyStock(), now());
+            storedViews.forget(sku);
         }
         return outcome;
     }
@@ -153,16 +157,30 @@ final class RedisStockLedger implements StockLedger {
         }
     }
 
+    /**
+     * A SKU the hot store owns is read from it, with the details only the database holds taken
+     * from {@link StoredViews} (at most a second old); any other SKU, or a hot store that cannot
+     * answer, from the database.
+     */
     @Override
     public Optional<SkuStockView> stock(SkuId skuId) {
-        Optional<SkuStockView> stored = database.stock(skuId);
-        if (stored.isEmpty() || !(view.get(skuId).orElse(null) instanceof Ownership.Hot)) {
+        if (!(view.get(skuId).orElse(null) instanceof Ownership.Hot)) {
+            return database.stock(skuId);
+        }
+        Optional<SkuStockView> stored = storedViews.get(skuId);
+        if (stored.isEmpty()) {
             return stored;
         }
         try {
-            return Optional.of(live(stored.get()));
+            Optional<SkuStockView> live = live(stored.get());
+            if (live.isPresent() && live.get().mode() != stored.get().mode()) {
+                // The mode changed since the details were read: its reason and author did too.
+                storedViews.forget(skuId);
+                live = storedViews.get(skuId).flatMap(this::live);
+            }
+            return live.or(() -> database.stock(skuId));
         } catch (RedisGateway.HotStoreUnavailable e) {
-            return stored;
+            return database.stock(skuId);
         }
     }
 
@@ -170,13 +188,13 @@ final class RedisStockLedger implements StockLedger {
         return stock(sku).orElseThrow(() -> new IllegalStateException("SKU " + sku + " vanished"));
     }
 
-    /** The stored view with the hot store's live counters and mode. */
-    private SkuStockView live(SkuStockView stored) {
+    /** The stored view with the hot store's live counters and mode; empty when it does not have the SKU. */
+    private Optional<SkuStockView> live(SkuStockView stored) {
         SkuId sku = stored.skuId();
         Reply snapshot = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
                 Keys.outbox(sku)), List.of()));
         if (!snapshot.is("OK")) {
-            return stored;
+            return Optional.empty();
         }
         int n = (int) snapshot.number(3);
         List<io.stockguard.reservation.BucketView> buckets = new java.util.ArrayList<>(n);
@@ -185,8 +203,8 @@ final class RedisStockLedger implements StockLedger {
             buckets.add(new io.stockguard.reservation.BucketView(b, snapshot.number(base),
                     snapshot.number(base + 1), snapshot.number(base + 2)));
         }
-        return SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)), stored.modeReason(),
-                stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets);
+        return Optional.of(SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)),
+                stored.modeReason(), stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets));
     }
 
     /**
