@@ -27,13 +27,6 @@ TRUNCATE stock_event, reservation_line, reservation, stock_bucket, sku, stock_re
 -- name: heldOrders
 SELECT order_id FROM reservation WHERE state IN ('RESERVED', 'CONFIRMED');
 
--- The Redis ledger serves a SKU only while the database lets the hot store own it. A SKU created
--- through the API starts untrusted and the service's routing rebuilds it within a second; the
--- bench preheats every SKU right after loading, so it trusts them at once, sparing the routing a
--- rebuild that would race the preheat. The end state is the same: trusted, loaded, epoch 1.
--- name: trustHotStore
-UPDATE sku SET hot_valid = TRUE;
-
 -- Fresh statistics after a bulk load, as a production database has: without them the planner
 -- may keep plans made for empty tables while a run fills them.
 -- name: analyze

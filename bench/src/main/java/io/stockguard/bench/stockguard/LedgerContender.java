@@ -177,13 +177,8 @@ public class LedgerContender implements Contender {
                 bucket.executeBatch();
                 event.executeBatch();
             }
-            loaded(connection);
             connection.commit();
         }
-    }
-
-    /** Runs in the transaction that loads the catalogue, before it commits: for rows only some contenders need. */
-    protected void loaded(Connection connection) throws SQLException {
     }
 
     @Override

@@ -4,13 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
-import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.testkit.TestDatabase;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,18 +70,6 @@ public class RedisLedgerContender extends LedgerContender {
             redis.flush();
         }
         super.load(catalogue);
-    }
-
-    /**
-     * Lets the hot store own the fresh SKUs from the start (see {@code trustHotStore}): in the
-     * loading transaction, so the service's routing never sees them untrusted and never rebuilds
-     * one while the preheat loads it.
-     */
-    @Override
-    protected void loaded(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(SqlStatements.load("stockguard", dialect()).get("trustHotStore"));
-        }
     }
 
     /** Preheats every SKU and waits until replicas (if any) have it all. */
