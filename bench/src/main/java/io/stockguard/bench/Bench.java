@@ -11,10 +11,10 @@ import io.stockguard.bench.redis.NaiveGetDecr;
 import io.stockguard.bench.redis.SetNxLock;
 import io.stockguard.bench.redis.WatchMulti;
 import io.stockguard.bench.stockguard.HotStoreRedis;
-import io.stockguard.bench.stockguard.HttpContender;
 import io.stockguard.bench.stockguard.KafkaLedgerContender;
 import io.stockguard.bench.stockguard.LedgerContender;
 import io.stockguard.bench.stockguard.RedisLedgerContender;
+import io.stockguard.bench.stockguard.Transport;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
@@ -70,7 +70,7 @@ public final class Bench {
                 System.getProperty("java.version"));
         try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
             RedisClient redisClient = RedisClient.create(redis.uri());
-            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh);
+            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh, options.http());
             List<Contender> contenders = all.stream().filter(options::selects).toList();
             String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
             List<RunResult> results;
@@ -106,10 +106,6 @@ public final class Bench {
                 // contender alike instead of one of them.
                 for (int round = 1; round <= options.repeat(); round++) {
                     for (Contender contender : contenders) {
-                        if (contender instanceof HttpContender && !(scenario.name().equals("hot-sku")
-                                && clients == levels.getLast())) {
-                            continue;
-                        }
                         RunResult result = runner.run(scenario, contender, clients).withNotes(contender.notes());
                         repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
                         System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
@@ -126,7 +122,8 @@ public final class Bench {
      * Every contender, each database contender on a database of its own from {@code databases}; the
      * Redis contenders on {@code redis}, a client of the server at {@code redisUri}.
      */
-    static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases) {
+    static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases,
+            Transport http) {
         return List.of(
                 new NaiveReadThenWrite(databases.get()),
                 new SelectForUpdate(databases.get()),
@@ -138,25 +135,31 @@ public final class Bench {
                 new WatchMulti(redis),
                 new LuaDecrement(redis),
                 new LedgerContender("stockguard-db", "StockGuard database ledger with hot-row coalescing, in process",
-                        databases, Map.of()),
+                        databases, Map.of(), Transport.IN_PROCESS),
                 new LedgerContender("stockguard-db-single", "StockGuard database ledger, one transaction per "
                         + "reservation (coalescing off), in process", databases,
-                        Map.of("stockguard.reservation.coalescing.enabled", "false")),
-                new HttpContender("stockguard-db-http", "StockGuard database ledger end to end over HTTP",
-                        databases, Map.of()),
+                        Map.of("stockguard.reservation.coalescing.enabled", "false"), Transport.IN_PROCESS),
+                new LedgerContender("stockguard-db-http", "StockGuard database ledger as stockguard-db, end to end "
+                        + http.phrase(), databases, Map.of(), http),
                 new RedisLedgerContender("stockguard-redis", "StockGuard Redis ledger (standard tier): the service's "
                         + "Lua in Redis, group-committed to the database journal before each acknowledgement, in "
                         + "process; Redis shared with the Redis contenders", databases, HotStoreRedis.shared(redisUri),
-                        HOT_STORE_SETTINGS),
+                        HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
                         + "a Redis of its own with one replica, each reservation waiting for it (WAIT 1, "
                         + "stockguard.redis.wait-replicas=1)", databases, HotStoreRedis.replicated(1),
-                        HOT_STORE_SETTINGS),
+                        HOT_STORE_SETTINGS, Transport.IN_PROCESS),
+                new RedisLedgerContender("stockguard-redis-http", "StockGuard Redis ledger as stockguard-redis (its "
+                        + "own logical database of the shared Redis), end to end " + http.phrase(), databases,
+                        HotStoreRedis.shared(redisUri, 3), HOT_STORE_SETTINGS, http),
                 new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
                         + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
                         + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "
                         + "database by the service's journal writer; counted once the journal is applied",
-                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS));
+                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS, Transport.IN_PROCESS),
+                new KafkaLedgerContender("stockguard-kafka-http", "StockGuard full tier as stockguard-kafka (a "
+                        + "broker and a logical database of the shared Redis of its own), end to end "
+                        + http.phrase(), databases, HotStoreRedis.shared(redisUri, 4), HOT_STORE_SETTINGS, http));
     }
 
     /** A new database on the durable server: commits wait for the disk, as in production. */

@@ -1,5 +1,6 @@
 package io.stockguard.bench;
 
+import io.stockguard.bench.stockguard.Transport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,23 +8,29 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What to run. Three sizes: the full seeds' scenarios (default), {@code --quick} (about two
- * minutes) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
+ * What to run. Three sizes: the full seeds' scenarios (default), {@code --quick} (smaller, 8 and
+ * 64 clients) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
  */
 record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuClients, int otherClients,
-        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output) {
+        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http) {
 
     static final String USAGE = """
             usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=30s] [--repeat=3] [--out=bench-results]
-              --quick        about two minutes: smaller scenarios, 8 and 64 clients
-              --smoke        tiny sizes, seconds: checks that every contender and report still works
+                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk]
+                                      [--out=bench-results]
+              --quick        smaller scenarios, 8 and 64 clients
+              --smoke        tiny sizes, seconds per run: checks that every contender and report still works
               --scenario     only these scenarios
-              --contender    only contenders whose name starts with one of these (name$: that one only)
+              --contender    only contenders whose name starts with one of these (name$: that one only);
+                             the *-http ones reach the service over its HTTP API (stockguard-db-http,
+                             stockguard-redis-http, stockguard-kafka-http), the other StockGuard ones in
+                             process
               --clients      concurrency levels of the hot-SKU scenario (others run at the largest)
               --time-limit   longest one run may take; a run stopped early says so
               --repeat       runs per contender and concurrency, interleaved; the median is reported
+              --http-client  the *-http contenders' client: lean (default: one keep-alive socket per
+                             client, answers parsed by hand) or jdk (java.net.http.HttpClient)
               --out          folder for results.json, report.html and summary.md (not committed)
             """;
 
@@ -35,6 +42,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         Duration timeLimit = null;
         Integer repeat = null;
         Path output = Path.of("bench-results");
+        Transport http = Transport.LEAN_HTTP;
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
             switch (arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg) {
@@ -46,6 +54,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "--time-limit" -> timeLimit = parseDuration(value);
                 case "--out" -> output = Path.of(value);
                 case "--repeat" -> repeat = Integer.parseInt(value);
+                case "--http-client" -> http = Transport.http(value);
                 default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
             }
         }
@@ -76,7 +85,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         if (repeats < 1 || repeats > 20) {
             throw new IllegalArgumentException("--repeat must be between 1 and 20");
         }
-        return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output);
+        return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output,
+                http);
     }
 
     private static Scenario scenario(String name, String size) {

@@ -92,6 +92,7 @@ final class Report {
         document.put("size", options.size());
         document.put("machine", machine());
         document.put("timeLimitSeconds", options.timeLimit().toSeconds());
+        document.put("httpClient", options.http().phrase());
         document.put("scenarios", options.scenarios());
         document.put("contenders", contenders.stream().map(c -> Map.of("name", c.name(), "family", c.family(),
                 "description", c.description(), "claimsCorrectness", c.claimsCorrectness())).toList());

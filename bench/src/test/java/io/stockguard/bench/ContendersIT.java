@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.stockguard.bench.stockguard.LedgerContender;
 import io.stockguard.bench.stockguard.RedisLedgerContender;
+import io.stockguard.bench.stockguard.Transport;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
@@ -36,8 +37,8 @@ class ContendersIT {
     static void start() {
         redis = RedisServer.start();
         redisClient = RedisClient.create(redis.uri());
-        contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase()).stream()
-                .filter(c -> !c.name().endsWith("-http")).toList();
+        contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase(),
+                Transport.LEAN_HTTP).stream().filter(c -> !c.name().endsWith("-http")).toList();
     }
 
     @AfterAll

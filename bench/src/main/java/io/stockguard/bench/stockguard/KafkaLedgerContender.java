@@ -46,8 +46,8 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
     private Lag lastLag;
 
     public KafkaLedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            HotStoreRedis redis, Map<String, String> settings) {
-        super(name, description, databases, redis, settings);
+            HotStoreRedis redis, Map<String, String> settings, Transport transport) {
+        super(name, description, databases, redis, settings, transport);
     }
 
     /** The Kafka settings of a one-broker full tier, as the service's own tests start it (RunningService.startFull). */

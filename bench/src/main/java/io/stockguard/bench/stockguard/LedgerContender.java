@@ -4,17 +4,9 @@ import io.stockguard.StockGuardApplication;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.bench.Contender;
 import io.stockguard.journal.EventIds;
-import io.stockguard.platform.Actor;
-import io.stockguard.platform.Caller;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
-import io.stockguard.reservation.Refusal;
-import io.stockguard.reservation.ReservationOutcome;
 import io.stockguard.reservation.Reservations;
-import io.stockguard.reservation.ReserveCommand;
-import io.stockguard.stock.OrderId;
-import io.stockguard.stock.SkuId;
-import io.stockguard.stock.StockLine;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,37 +23,42 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * StockGuard itself, through its own code path in this JVM: each run starts the service on a
- * fresh database and calls {@link Reservations} directly, exactly as its HTTP controller does.
+ * StockGuard itself, its service started in this JVM on a fresh database on first use, reached
+ * through the {@link Transport} the contender is made with: {@link Reservations} called directly,
+ * exactly as its HTTP controller does, or the HTTP API, as an order service reaches it.
  */
 public class LedgerContender implements Contender {
 
     static final String API_KEY = "bench-api-key-0123456789";
     private static final int BUCKETS = 8;
     private static final int LOAD_BATCH = 2_000;
-    private static final Caller CALLER = new Caller(new Actor(Actor.Kind.API_KEY, "bench"), null);
 
     private final String name;
     private final String description;
     private final Supplier<TestDatabase> databases;
     private final Map<String, String> settings;
+    private final Transport transport;
     protected ConfigurableApplicationContext service;
     private TestDatabase database;
     /** Order ids of the reservations acknowledged in the last run, merged from each session at its end. */
     private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
+    /** HTTP connections the last run's lean sessions opened. */
+    private final LongAdder connections = new LongAdder();
 
     public LedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            Map<String, String> settings) {
+            Map<String, String> settings, Transport transport) {
         this.name = name;
         this.description = description;
         this.databases = databases;
         this.settings = settings;
+        this.transport = transport;
     }
 
     @Override
@@ -93,6 +89,7 @@ public class LedgerContender implements Contender {
     @Override
     public void load(Catalogue catalogue) throws Exception {
         acknowledged.clear();
+        connections.reset();
         if (service == null) {
             database = databases.get();
             migrate();
@@ -183,35 +180,46 @@ public class LedgerContender implements Contender {
 
     @Override
     public Session open() {
-        Reservations reservations = service.getBean(Reservations.class);
-        List<String> mine = new ArrayList<>();
-        return new Session() {
-            @Override
-            public Attempt reserve(String sku, int qty, String orderId) {
-                ReservationOutcome outcome = reservations.reserve(new ReserveCommand(OrderId.of(orderId),
-                        List.of(new StockLine(SkuId.of(sku), qty)), Duration.ofMinutes(15), false, CALLER));
-                Attempt attempt = attempt(outcome);
-                if (attempt == Attempt.SOLD) {
-                    mine.add(orderId);
-                }
-                return attempt;
-            }
-
-            @Override
-            public long read(String sku) {
-                return reservations.stock(SkuId.of(sku)).orElseThrow().available();
-            }
-
-            @Override
-            public void close() {
-                acknowledged(mine);
-            }
+        Session calls = switch (transport) {
+            case IN_PROCESS -> new InProcessSession(service.getBean(Reservations.class));
+            case LEAN_HTTP -> new LeanHttpSession(port(), API_KEY, connections);
+            case JDK_HTTP -> new JdkHttpSession(port(), API_KEY);
         };
+        return new Acknowledging(calls);
     }
 
-    /** Sessions hand over the orders acknowledged to them when they end (no shared state in the loop). */
-    protected void acknowledged(List<String> orderIds) {
-        acknowledged.addAll(orderIds);
+    /**
+     * Keeps the order ids a session saw acknowledged and hands them over when it ends, so the
+     * request loop shares no state with other sessions.
+     */
+    private final class Acknowledging implements Session {
+
+        private final Session calls;
+        private final List<String> mine = new ArrayList<>();
+
+        Acknowledging(Session calls) {
+            this.calls = calls;
+        }
+
+        @Override
+        public Attempt reserve(String sku, int qty, String orderId) throws Exception {
+            Attempt attempt = calls.reserve(sku, qty, orderId);
+            if (attempt.outcome() == Outcome.SOLD) {
+                mine.add(orderId);
+            }
+            return attempt;
+        }
+
+        @Override
+        public long read(String sku) throws Exception {
+            return calls.read(sku);
+        }
+
+        @Override
+        public void close() throws Exception {
+            acknowledged.addAll(mine);
+            calls.close();
+        }
     }
 
     /**
@@ -233,14 +241,6 @@ public class LedgerContender implements Contender {
     /** How many reservations the last run acknowledged. */
     public int acknowledgedCount() {
         return acknowledged.size();
-    }
-
-    static Attempt attempt(ReservationOutcome outcome) {
-        return switch (outcome) {
-            case ReservationOutcome.Reserved reserved -> Attempt.SOLD;
-            case Refusal.InsufficientStock refusal -> Attempt.SOLD_OUT;
-            case Refusal refusal -> new Attempt(Outcome.ERROR, 0);
-        };
     }
 
     @Override
@@ -289,10 +289,13 @@ public class LedgerContender implements Contender {
         } catch (SQLException e) {
             notes.add("acknowledged reservations not checked: " + e.getMessage());
         }
+        if (transport == Transport.LEAN_HTTP) {
+            notes.add(connections.sum() + " HTTP connections opened");
+        }
         return String.join(", ", notes);
     }
 
-    int port() {
+    private int port() {
         return ((WebServerApplicationContext) service).getWebServer().getPort();
     }
 

@@ -48,8 +48,8 @@ public class RedisLedgerContender extends LedgerContender {
      *     {@code stockguard.redis.wait-replicas}: with replicas, every reservation waits for them
      */
     public RedisLedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            HotStoreRedis redis, Map<String, String> settings) {
-        super(name, description, databases, settings);
+            HotStoreRedis redis, Map<String, String> settings, Transport transport) {
+        super(name, description, databases, settings, transport);
         this.redis = redis;
     }
 
