@@ -88,6 +88,7 @@ public final class Bench {
             Report.write(folder, options, contenders, withCeiling);
             System.out.println();
             System.out.println(Report.table(withCeiling));
+            System.out.println(Report.legend(options));
             return folder;
         }
     }

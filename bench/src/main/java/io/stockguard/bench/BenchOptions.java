@@ -15,13 +15,14 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http) {
 
     static final String USAGE = """
-            usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads]
+            usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads,sku-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
                                       [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk]
                                       [--out=bench-results]
               --quick        smaller scenarios, 8 and 64 clients
               --smoke        tiny sizes, seconds per run: checks that every contender and report still works
-              --scenario     only these scenarios
+              --scenario     only these scenarios; sku-reads sends stock queries only (its attempts/s
+                             counts queries)
               --contender    only contenders whose name starts with one of these (name$: that one only);
                              the *-http ones reach the service over its HTTP API (stockguard-db-http,
                              stockguard-redis-http, stockguard-kafka-http), the other StockGuard ones in
@@ -36,7 +37,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
 
     static BenchOptions parse(String... args) {
         String size = "full";
-        List<String> scenarioNames = List.of("hot-sku", "catalogue", "mixed-reads");
+        List<String> scenarioNames = List.of("hot-sku", "catalogue", "mixed-reads", "sku-reads");
         List<String> contenders = List.of();
         List<Integer> clients = null;
         Duration timeLimit = null;
@@ -105,6 +106,12 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "smoke" -> Scenario.mixedReads(200, 300);
                 case "quick" -> Scenario.mixedReads(8_000, 12_000);
                 default -> Scenario.mixedReads(8_000, 40_000);
+            };
+            // Queries are cheaper than reservations: more of them, so a run lasts about as long.
+            case "sku-reads" -> switch (size) {
+                case "smoke" -> Scenario.skuReads(200, 500);
+                case "quick" -> Scenario.skuReads(8_000, 100_000);
+                default -> Scenario.skuReads(8_000, 400_000);
             };
             default -> throw new IllegalArgumentException("unknown scenario " + name + "\n" + USAGE);
         };

@@ -20,12 +20,18 @@ class BenchSmokeIT {
                 "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka", "stockguard-db-http",
                 "stockguard-redis-http", "stockguard-kafka-http", "lean client");
         assertThat(Files.readString(folder.resolve("summary.md"))).contains("| hot-sku", "| catalogue",
-                "| mixed-reads");
+                "| mixed-reads", "| sku-reads", "counts the queries");
         JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
                 .get("results");
-        // 17 contenders, 3 of them over HTTP, in each of 3 scenarios.
-        assertThat(results.size()).isEqualTo(3 * 17);
+        // 17 contenders, 3 of them over HTTP, in each of 4 scenarios.
+        assertThat(results.size()).isEqualTo(4 * 17);
         for (JsonNode result : results) {
+            if (result.get("scenario").asString().equals("sku-reads")) {
+                // Stock queries only: the row counts the queries, every one of them answered.
+                assertThat(result.get("attempts").asLong()).as(result.toString()).isEqualTo(500);
+                assertThat(result.get("reads").asLong()).as(result.toString()).isEqualTo(500);
+                assertThat(result.get("sold").asLong()).as(result.toString()).isZero();
+            }
             if (result.get("contender").asString().endsWith("-http")) {
                 assertThat(result.get("notes").asString()).as(result.toString()).contains("HTTP connections opened");
             }
