@@ -68,6 +68,8 @@ public final class Bench {
         System.out.printf("StockGuard bench (%s): %d cores, %s, Java %s%n", options.size(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
                 System.getProperty("java.version"));
+        Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
+        Profiler profiler = options.profile() ? Profiler.into(folder) : Profiler.OFF;
         try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
             RedisClient redisClient = RedisClient.create(redis.uri());
             List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh, options.http());
@@ -75,7 +77,8 @@ public final class Bench {
             String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
             List<RunResult> results;
             try {
-                results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId));
+                results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId,
+                        profiler));
             } finally {
                 // Contenders own processes (services, Redis servers): they go even when a run fails.
                 for (Contender contender : all) {
@@ -84,11 +87,14 @@ public final class Bench {
                 redisClient.shutdown();
             }
             List<RunResult> withCeiling = Report.withCeiling(results);
-            Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
             Report.write(folder, options, contenders, withCeiling);
             System.out.println();
             System.out.println(Report.table(withCeiling));
             System.out.println(Report.legend(options));
+            if (profiler.recordings() > 0) {
+                System.out.printf("%d JFR recordings (scenario-contender-clients-round.jfr, open with JDK Mission "
+                        + "Control or `jfr print`): %s%n", profiler.recordings(), folder.toAbsolutePath());
+            }
             return folder;
         }
     }
@@ -107,7 +113,8 @@ public final class Bench {
                 // contender alike instead of one of them.
                 for (int round = 1; round <= options.repeat(); round++) {
                     for (Contender contender : contenders) {
-                        RunResult result = runner.run(scenario, contender, clients).withNotes(contender.notes());
+                        RunResult result = runner.run(scenario, contender, clients, round)
+                                .withNotes(contender.notes());
                         repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
                         System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
                                 + (result.notes().isEmpty() ? "" : "  [" + result.notes() + "]"));

@@ -12,12 +12,13 @@ import java.util.List;
  * 64 clients) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
  */
 record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuClients, int otherClients,
-        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http) {
+        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http,
+        boolean profile) {
 
     static final String USAGE = """
             usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads,sku-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk]
+                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk] [--profile]
                                       [--out=bench-results]
               --quick        smaller scenarios, 8 and 64 clients
               --smoke        tiny sizes, seconds per run: checks that every contender and report still works
@@ -32,6 +33,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
               --repeat       runs per contender and concurrency, interleaved; the median is reported
               --http-client  the *-http contenders' client: lean (default: one keep-alive socket per
                              client, answers parsed by hand) or jdk (java.net.http.HttpClient)
+              --profile      a JFR recording of each measured run, in the results folder, named
+                             scenario-contender-clients-round.jfr
               --out          folder for results.json, report.html and summary.md (not committed)
             """;
 
@@ -44,6 +47,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         Integer repeat = null;
         Path output = Path.of("bench-results");
         Transport http = Transport.LEAN_HTTP;
+        boolean profile = false;
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
             switch (arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg) {
@@ -56,6 +60,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "--out" -> output = Path.of(value);
                 case "--repeat" -> repeat = Integer.parseInt(value);
                 case "--http-client" -> http = Transport.http(value);
+                case "--profile" -> profile = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
             }
         }
@@ -87,7 +92,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
             throw new IllegalArgumentException("--repeat must be between 1 and 20");
         }
         return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output,
-                http);
+                http, profile);
     }
 
     private static Scenario scenario(String name, String size) {

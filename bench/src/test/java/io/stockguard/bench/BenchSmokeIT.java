@@ -54,4 +54,24 @@ class BenchSmokeIT {
             }
         }
     }
+
+    /** The JDK's HttpClient instead of the lean one, and a JFR recording of each measured run. */
+    @Test
+    void jdkHttpClientAndProfiles() throws Exception {
+        Path folder = Bench.run(BenchOptions.parse("--smoke", "--http-client=jdk", "--profile",
+                "--scenario=hot-sku,sku-reads", "--contender=stockguard-db-http,redis-lua",
+                "--out=target/bench-smoke"));
+
+        assertThat(Files.readString(folder.resolve("report.html"))).contains("JDK's HttpClient");
+        JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
+                .get("results");
+        assertThat(results.size()).isEqualTo(2 * 2);
+        for (JsonNode result : results) {
+            assertThat(result.get("errors").asLong()).as(result.toString()).isZero();
+            assertThat(result.get("oversoldUnits").asLong()).as(result.toString()).isZero();
+        }
+        for (String run : new String[] {"hot-sku-stockguard-db-http-4-1", "sku-reads-redis-lua-4-1"}) {
+            assertThat(folder.resolve(run + ".jfr")).isNotEmptyFile();
+        }
+    }
 }

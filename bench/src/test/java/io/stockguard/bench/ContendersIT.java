@@ -60,17 +60,18 @@ class ContendersIT {
     @MethodSource("names")
     void correctContendersNeverOversellAndNaiveOnesAreCaughtOverselling(String name) throws Exception {
         Contender contender = contenders.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
-        Runner runner = new Runner(Duration.ofSeconds(30), Duration.ZERO, "t" + System.nanoTime() % 100_000);
+        Runner runner = new Runner(Duration.ofSeconds(30), Duration.ZERO, "t" + System.nanoTime() % 100_000,
+                Profiler.OFF);
         Scenario scenario = Scenario.hotSku(UNITS, 2_000);
         if (!contender.claimsCorrectness()) {
             long oversold = 0;
             for (int round = 0; round < 5 && oversold == 0; round++) {
-                oversold = runner.run(scenario, contender, CLIENTS).oversoldUnits();
+                oversold = runner.run(scenario, contender, CLIENTS, round + 1).oversoldUnits();
             }
             assertThat(oversold).as("%s oversells under %d clients", name, CLIENTS).isPositive();
             return;
         }
-        RunResult result = runner.run(scenario, contender, CLIENTS);
+        RunResult result = runner.run(scenario, contender, CLIENTS, 1);
         assertThat(result.oversoldUnits()).as("oversold").isZero();
         assertThat(result.unaccountedUnits()).as("units the store lost track of").isZero();
         assertThat(result.errors()).as("errors").isZero();
