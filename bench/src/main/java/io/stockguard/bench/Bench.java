@@ -70,33 +70,33 @@ public final class Bench {
                 System.getProperty("java.version"));
         Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
         Profiler profiler = options.profile() ? Profiler.into(folder) : Profiler.OFF;
-        try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
+        List<Contender> contenders;
+        List<RunResult> results;
+        // The servers and contenders own processes (services, Redis servers, Kafka brokers): they go
+        // when the run ends, when it fails, and when the bench is stopped (SIGTERM, Ctrl-C).
+        try (Teardown teardown = Teardown.onExit()) {
+            RedisServer redis = teardown.add(RedisServer.start("--maxclients", "10000"));
             RedisClient redisClient = RedisClient.create(redis.uri());
+            teardown.add(redisClient::shutdown);
             List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh, options.http());
-            List<Contender> contenders = all.stream().filter(options::selects).toList();
+            for (Contender contender : all) {
+                teardown.add(contender);
+            }
+            contenders = all.stream().filter(options::selects).toList();
             String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
-            List<RunResult> results;
-            try {
-                results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId,
-                        profiler));
-            } finally {
-                // Contenders own processes (services, Redis servers): they go even when a run fails.
-                for (Contender contender : all) {
-                    contender.close();
-                }
-                redisClient.shutdown();
-            }
-            List<RunResult> withCeiling = Report.withCeiling(results);
-            Report.write(folder, options, contenders, withCeiling);
-            System.out.println();
-            System.out.println(Report.table(withCeiling));
-            System.out.println(Report.legend(options));
-            if (profiler.recordings() > 0) {
-                System.out.printf("%d JFR recordings (scenario-contender-clients-round.jfr, open with JDK Mission "
-                        + "Control or `jfr print`): %s%n", profiler.recordings(), folder.toAbsolutePath());
-            }
-            return folder;
+            results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId,
+                    profiler));
         }
+        List<RunResult> withCeiling = Report.withCeiling(results);
+        Report.write(folder, options, contenders, withCeiling);
+        System.out.println();
+        System.out.println(Report.table(withCeiling));
+        System.out.println(Report.legend(options));
+        if (profiler.recordings() > 0) {
+            System.out.printf("%d JFR recordings (scenario-contender-clients-round.jfr, open with JDK Mission "
+                    + "Control or `jfr print`): %s%n", profiler.recordings(), folder.toAbsolutePath());
+        }
+        return folder;
     }
 
     /** Runs every contender on every scenario and concurrency; the median of the repetitions of each. */

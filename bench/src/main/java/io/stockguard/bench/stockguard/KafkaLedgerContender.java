@@ -68,6 +68,9 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
     }
 
     private synchronized KafkaCluster kafka() {
+        if (isClosed()) {
+            throw new IllegalStateException(name() + " is closed: no Kafka is started for it");
+        }
         if (kafka == null) {
             kafka = KafkaCluster.single();
         }
@@ -147,12 +150,15 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
         return String.join(", ", notes);
     }
 
+    /** Stops the service before the broker its producers talk to; safe to call again. */
     @Override
     public void close() {
         super.close();
-        if (kafka != null) {
-            kafka.close();
-            kafka = null;
+        synchronized (this) {
+            if (kafka != null) {
+                kafka.close();
+                kafka = null;
+            }
         }
     }
 

@@ -45,7 +45,11 @@ public class LedgerContender implements Contender {
     private final Supplier<TestDatabase> databases;
     private final Map<String, String> settings;
     private final Transport transport;
-    protected ConfigurableApplicationContext service;
+    /** Volatile: a shutdown hook's thread closes it while a run may be using it. */
+    protected volatile ConfigurableApplicationContext service;
+    /** Guards starting and closing the service, so one started while the bench closes is closed too. */
+    private final Object lifecycle = new Object();
+    private volatile boolean closed;
     private TestDatabase database;
     /** Order ids of the reservations acknowledged in the last run, merged from each session at its end. */
     private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
@@ -88,6 +92,7 @@ public class LedgerContender implements Contender {
      */
     @Override
     public void load(Catalogue catalogue) throws Exception {
+        requireOpen();
         acknowledged.clear();
         connections.reset();
         if (service == null) {
@@ -119,15 +124,24 @@ public class LedgerContender implements Contender {
     private void start() {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", "0");
+        // A graceful shutdown would wait up to 30 s for the requests of clients still running when
+        // the bench is stopped; nothing is left to finish when the bench closes a service.
+        properties.put("server.shutdown", "immediate");
         properties.put("spring.datasource.url", database.jdbcUrl());
         properties.put("spring.datasource.username", database.username());
         properties.put("spring.datasource.password", database.password());
         properties.put("spring.datasource.hikari.maximum-pool-size", "64");
         properties.put("stockguard.security.api-keys", "bench:" + API_KEY);
         properties.put("logging.level.root", "WARN");
-        properties.putAll(settings());
-        service = new SpringApplicationBuilder(StockGuardApplication.class).run(properties.entrySet().stream()
-                .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        synchronized (lifecycle) {
+            requireOpen();
+            properties.putAll(settings());
+            // No shutdown hook of Spring's own: the bench's closes the service before the Redis and
+            // Kafka it uses, instead of racing them.
+            service = new SpringApplicationBuilder(StockGuardApplication.class).registerShutdownHook(false)
+                    .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                            .toArray(String[]::new));
+        }
     }
 
     /** Creates the schema with the service's own migrations. */
@@ -180,6 +194,7 @@ public class LedgerContender implements Contender {
 
     @Override
     public Session open() {
+        requireOpen();
         Session calls = switch (transport) {
             case IN_PROCESS -> new InProcessSession(service.getBean(Reservations.class));
             case LEAN_HTTP -> new LeanHttpSession(port(), API_KEY, connections);
@@ -307,11 +322,26 @@ public class LedgerContender implements Contender {
         return DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
     }
 
+    /** Whether {@link #close} has begun: what it closes must not be started again. */
+    protected boolean isClosed() {
+        return closed;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    /** Stops the service; safe to call again, and from another thread while a run uses it (which then fails). */
     @Override
     public void close() {
-        if (service != null) {
-            service.close();
-            service = null;
+        closed = true;
+        synchronized (lifecycle) {
+            if (service != null) {
+                service.close();
+                service = null;
+            }
         }
     }
 }
