@@ -47,7 +47,7 @@ public class LedgerContender implements Contender {
     private final Transport transport;
     /** Volatile: a shutdown hook's thread closes it while a run may be using it. */
     protected volatile ConfigurableApplicationContext service;
-    /** Guards starting and closing the service, so one started while the bench closes is closed too. */
+    /** Guards handing a started service over against closing: one started meanwhile is closed too. */
     private final Object lifecycle = new Object();
     private volatile boolean closed;
     private TestDatabase database;
@@ -139,15 +139,23 @@ public class LedgerContender implements Contender {
         properties.put("spring.datasource.hikari.idle-timeout", "30000");
         properties.put("stockguard.security.api-keys", "bench:" + API_KEY);
         properties.put("logging.level.root", "WARN");
+        requireOpen();
+        properties.putAll(settings());
+        // No shutdown hook of Spring's own: the bench's closes the service before the Redis and
+        // Kafka it uses, instead of racing them.
+        ConfigurableApplicationContext started = new SpringApplicationBuilder(StockGuardApplication.class)
+                .registerShutdownHook(false).run(properties.entrySet().stream()
+                        .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        // Not locked while it starts: a close meanwhile goes on stopping the servers the start is
+        // waiting for (it then fails sooner), and the service, if it did start, is closed here.
         synchronized (lifecycle) {
-            requireOpen();
-            properties.putAll(settings());
-            // No shutdown hook of Spring's own: the bench's closes the service before the Redis and
-            // Kafka it uses, instead of racing them.
-            service = new SpringApplicationBuilder(StockGuardApplication.class).registerShutdownHook(false)
-                    .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
-                            .toArray(String[]::new));
+            if (!closed) {
+                service = started;
+                return;
+            }
         }
+        started.close();
+        throw new IllegalStateException(name + " was closed while its service started");
     }
 
     /** Creates the schema with the service's own migrations. */
