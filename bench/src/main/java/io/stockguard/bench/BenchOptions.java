@@ -28,7 +28,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                              the *-http ones reach the service over its HTTP API (stockguard-db-http,
                              stockguard-redis-http, stockguard-kafka-http), the other StockGuard ones in
                              process
-              --clients      concurrency levels of the hot-SKU scenario (others run at the largest)
+              --clients      concurrency levels of the hot-SKU scenario (the others run at 64 clients,
+                             4 with --smoke)
               --time-limit   longest one run may take; a run stopped early says so
               --repeat       runs per contender and concurrency, interleaved; the median is reported
               --http-client  the *-http contenders' client: lean (default: one keep-alive socket per

@@ -12,7 +12,7 @@ final class Html {
 
     private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
             "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aa0066", "#006d5b", "#b8860b", "#4b0082",
-            "#808000"};
+            "#808000", "#ff1493"};
 
     private Html() {
     }
