@@ -11,10 +11,10 @@ import io.stockguard.bench.redis.NaiveGetDecr;
 import io.stockguard.bench.redis.SetNxLock;
 import io.stockguard.bench.redis.WatchMulti;
 import io.stockguard.bench.stockguard.HotStoreRedis;
-import io.stockguard.bench.stockguard.HttpContender;
 import io.stockguard.bench.stockguard.KafkaLedgerContender;
 import io.stockguard.bench.stockguard.LedgerContender;
 import io.stockguard.bench.stockguard.RedisLedgerContender;
+import io.stockguard.bench.stockguard.Transport;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
@@ -68,28 +68,35 @@ public final class Bench {
         System.out.printf("StockGuard bench (%s): %d cores, %s, Java %s%n", options.size(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
                 System.getProperty("java.version"));
-        try (RedisServer redis = RedisServer.start("--maxclients", "10000")) {
+        Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
+        Profiler profiler = options.profile() ? Profiler.into(folder) : Profiler.OFF;
+        List<Contender> contenders;
+        List<RunResult> results;
+        // The servers and contenders own processes (services, Redis servers, Kafka brokers): they go
+        // when the run ends, when it fails, and when the bench is stopped (SIGTERM, Ctrl-C).
+        try (Teardown teardown = Teardown.onExit()) {
+            RedisServer redis = teardown.add(RedisServer.start("--maxclients", "10000"));
             RedisClient redisClient = RedisClient.create(redis.uri());
-            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh);
-            List<Contender> contenders = all.stream().filter(options::selects).toList();
-            String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
-            List<RunResult> results;
-            try {
-                results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId));
-            } finally {
-                // Contenders own processes (services, Redis servers): they go even when a run fails.
-                for (Contender contender : all) {
-                    contender.close();
-                }
-                redisClient.shutdown();
+            teardown.add(redisClient::shutdown);
+            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh, options.http());
+            for (Contender contender : all) {
+                teardown.add(contender);
             }
-            List<RunResult> withCeiling = Report.withCeiling(results);
-            Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
-            Report.write(folder, options, contenders, withCeiling);
-            System.out.println();
-            System.out.println(Report.table(withCeiling));
-            return folder;
+            contenders = all.stream().filter(options::selects).toList();
+            String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
+            results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId,
+                    profiler));
         }
+        List<RunResult> withCeiling = Report.withCeiling(results);
+        Report.write(folder, options, contenders, withCeiling);
+        System.out.println();
+        System.out.println(Report.table(withCeiling));
+        System.out.println(Report.legend(options));
+        if (profiler.recordings() > 0) {
+            System.out.printf("%d JFR recordings (scenario-contender-clients-round.jfr, open with JDK Mission "
+                    + "Control or `jfr print`): %s%n", profiler.recordings(), folder.toAbsolutePath());
+        }
+        return folder;
     }
 
     /** Runs every contender on every scenario and concurrency; the median of the repetitions of each. */
@@ -106,11 +113,8 @@ public final class Bench {
                 // contender alike instead of one of them.
                 for (int round = 1; round <= options.repeat(); round++) {
                     for (Contender contender : contenders) {
-                        if (contender instanceof HttpContender && !(scenario.name().equals("hot-sku")
-                                && clients == levels.getLast())) {
-                            continue;
-                        }
-                        RunResult result = runner.run(scenario, contender, clients).withNotes(contender.notes());
+                        RunResult result = runner.run(scenario, contender, clients, round)
+                                .withNotes(contender.notes());
                         repeats.computeIfAbsent(contender.name(), k -> new ArrayList<>()).add(result);
                         System.out.println(Report.line(result) + (options.repeat() > 1 ? "  round " + round : "")
                                 + (result.notes().isEmpty() ? "" : "  [" + result.notes() + "]"));
@@ -126,7 +130,8 @@ public final class Bench {
      * Every contender, each database contender on a database of its own from {@code databases}; the
      * Redis contenders on {@code redis}, a client of the server at {@code redisUri}.
      */
-    static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases) {
+    static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases,
+            Transport http) {
         return List.of(
                 new NaiveReadThenWrite(databases.get()),
                 new SelectForUpdate(databases.get()),
@@ -138,25 +143,31 @@ public final class Bench {
                 new WatchMulti(redis),
                 new LuaDecrement(redis),
                 new LedgerContender("stockguard-db", "StockGuard database ledger with hot-row coalescing, in process",
-                        databases, Map.of()),
+                        databases, Map.of(), Transport.IN_PROCESS),
                 new LedgerContender("stockguard-db-single", "StockGuard database ledger, one transaction per "
                         + "reservation (coalescing off), in process", databases,
-                        Map.of("stockguard.reservation.coalescing.enabled", "false")),
-                new HttpContender("stockguard-db-http", "StockGuard database ledger end to end over HTTP",
-                        databases, Map.of()),
+                        Map.of("stockguard.reservation.coalescing.enabled", "false"), Transport.IN_PROCESS),
+                new LedgerContender("stockguard-db-http", "StockGuard database ledger as stockguard-db, end to end "
+                        + http.phrase(), databases, Map.of(), http),
                 new RedisLedgerContender("stockguard-redis", "StockGuard Redis ledger (standard tier): the service's "
                         + "Lua in Redis, group-committed to the database journal before each acknowledgement, in "
                         + "process; Redis shared with the Redis contenders", databases, HotStoreRedis.shared(redisUri),
-                        HOT_STORE_SETTINGS),
+                        HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
                         + "a Redis of its own with one replica, each reservation waiting for it (WAIT 1, "
                         + "stockguard.redis.wait-replicas=1)", databases, HotStoreRedis.replicated(1),
-                        HOT_STORE_SETTINGS),
+                        HOT_STORE_SETTINGS, Transport.IN_PROCESS),
+                new RedisLedgerContender("stockguard-redis-http", "StockGuard Redis ledger as stockguard-redis (its "
+                        + "own logical database of the shared Redis), end to end " + http.phrase(), databases,
+                        HotStoreRedis.shared(redisUri, 3), HOT_STORE_SETTINGS, http),
                 new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
                         + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
                         + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "
                         + "database by the service's journal writer; counted once the journal is applied",
-                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS));
+                        databases, HotStoreRedis.shared(redisUri, 2), HOT_STORE_SETTINGS, Transport.IN_PROCESS),
+                new KafkaLedgerContender("stockguard-kafka-http", "StockGuard full tier as stockguard-kafka (a "
+                        + "broker and a logical database of the shared Redis of its own), end to end "
+                        + http.phrase(), databases, HotStoreRedis.shared(redisUri, 4), HOT_STORE_SETTINGS, http));
     }
 
     /** A new database on the durable server: commits wait for the disk, as in production. */

@@ -1,5 +1,6 @@
 package io.stockguard.bench;
 
+import io.stockguard.bench.stockguard.Transport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,34 +8,47 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What to run. Three sizes: the full seeds' scenarios (default), {@code --quick} (about two
- * minutes) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
+ * What to run. Three sizes: the full seeds' scenarios (default), {@code --quick} (smaller, 8 and
+ * 64 clients) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
  */
 record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuClients, int otherClients,
-        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output) {
+        List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http,
+        boolean profile) {
 
     static final String USAGE = """
-            usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads]
+            usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads,sku-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=30s] [--repeat=3] [--out=bench-results]
-              --quick        about two minutes: smaller scenarios, 8 and 64 clients
-              --smoke        tiny sizes, seconds: checks that every contender and report still works
-              --scenario     only these scenarios
-              --contender    only contenders whose name starts with one of these (name$: that one only)
-              --clients      concurrency levels of the hot-SKU scenario (others run at the largest)
+                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk] [--profile]
+                                      [--out=bench-results]
+              --quick        smaller scenarios, 8 and 64 clients
+              --smoke        tiny sizes, seconds per run: checks that every contender and report still works
+              --scenario     only these scenarios; sku-reads sends stock queries only (its attempts/s
+                             counts queries)
+              --contender    only contenders whose name starts with one of these (name$: that one only);
+                             the *-http ones reach the service over its HTTP API (stockguard-db-http,
+                             stockguard-redis-http, stockguard-kafka-http), the other StockGuard ones in
+                             process
+              --clients      concurrency levels of the hot-SKU scenario (the others run at 64 clients,
+                             4 with --smoke)
               --time-limit   longest one run may take; a run stopped early says so
               --repeat       runs per contender and concurrency, interleaved; the median is reported
+              --http-client  the *-http contenders' client: lean (default: one keep-alive socket per
+                             client, answers parsed by hand) or jdk (java.net.http.HttpClient)
+              --profile      a JFR recording of each measured run, in the results folder, named
+                             scenario-contender-clients-round.jfr
               --out          folder for results.json, report.html and summary.md (not committed)
             """;
 
     static BenchOptions parse(String... args) {
         String size = "full";
-        List<String> scenarioNames = List.of("hot-sku", "catalogue", "mixed-reads");
+        List<String> scenarioNames = List.of("hot-sku", "catalogue", "mixed-reads", "sku-reads");
         List<String> contenders = List.of();
         List<Integer> clients = null;
         Duration timeLimit = null;
         Integer repeat = null;
         Path output = Path.of("bench-results");
+        Transport http = Transport.LEAN_HTTP;
+        boolean profile = false;
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
             switch (arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg) {
@@ -46,6 +60,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "--time-limit" -> timeLimit = parseDuration(value);
                 case "--out" -> output = Path.of(value);
                 case "--repeat" -> repeat = Integer.parseInt(value);
+                case "--http-client" -> http = Transport.http(value);
+                case "--profile" -> profile = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
             }
         }
@@ -76,7 +92,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         if (repeats < 1 || repeats > 20) {
             throw new IllegalArgumentException("--repeat must be between 1 and 20");
         }
-        return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output);
+        return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output,
+                http, profile);
     }
 
     private static Scenario scenario(String name, String size) {
@@ -95,6 +112,12 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "smoke" -> Scenario.mixedReads(200, 300);
                 case "quick" -> Scenario.mixedReads(8_000, 12_000);
                 default -> Scenario.mixedReads(8_000, 40_000);
+            };
+            // Queries are cheaper than reservations: more of them, so a run lasts about as long.
+            case "sku-reads" -> switch (size) {
+                case "smoke" -> Scenario.skuReads(200, 500);
+                case "quick" -> Scenario.skuReads(8_000, 100_000);
+                default -> Scenario.skuReads(8_000, 400_000);
             };
             default -> throw new IllegalArgumentException("unknown scenario " + name + "\n" + USAGE);
         };

@@ -11,7 +11,8 @@ import java.util.Map;
 final class Html {
 
     private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aa0066", "#006d5b", "#b8860b"};
+            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aa0066", "#006d5b", "#b8860b", "#4b0082",
+            "#808000", "#ff1493"};
 
     private Html() {
     }
@@ -34,16 +35,19 @@ final class Html {
         html.append("</ul>");
         html.append("<h2>Hot SKU: attempts per second by concurrency</h2>")
                 .append(lineChart(Report.byContender(results, "hot-sku")));
-        for (String scenario : List.of("hot-sku", "catalogue", "mixed-reads")) {
-            List<RunResult> rows = results.stream().filter(r -> r.scenario().equals(scenario)).toList();
+        for (Scenario scenario : options.scenarios()) {
+            List<RunResult> rows = results.stream().filter(r -> r.scenario().equals(scenario.name())).toList();
             if (rows.isEmpty()) {
                 continue;
             }
             int clients = rows.stream().mapToInt(RunResult::clients).max().orElse(0);
             List<RunResult> atMax = rows.stream().filter(r -> r.clients() == clients).toList();
-            html.append("<h2>").append(scenario).append(" at ").append(clients).append(" clients</h2>")
-                    .append("<h3>Latency percentiles (ms)</h3>").append(latencyBars(atMax))
-                    .append("<h3>Oversold units</h3>").append(bars(atMax, RunResult::oversoldUnits));
+            html.append("<h2>").append(scenario.name()).append(" at ").append(clients).append(" clients</h2>")
+                    .append(scenario.readsOnly() ? "<h3>Stock query latency percentiles (ms)</h3>"
+                            : "<h3>Latency percentiles (ms)</h3>").append(latencyBars(atMax));
+            if (!scenario.readsOnly()) {
+                html.append("<h3>Oversold units</h3>").append(bars(atMax, RunResult::oversoldUnits));
+            }
         }
         html.append("<h2>All results</h2><table><tr><th>scenario</th><th>contender</th><th>clients</th>"
                 + "<th>attempts/s</th><th>sold/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>oversold</th>"
@@ -61,8 +65,8 @@ final class Html {
                             r.percentOfCeiling()), r.attemptsPerSecondRepeats().size() < 2 ? ""
                             : String.format(Locale.ROOT, "%.0f%%", r.spreadPercent()), escape(r.notes())));
         }
-        return html.append("</table><p>* stopped at the time limit. spread: (fastest − slowest repetition) / median "
-                + "of attempts/s; the other figures are the median repetition's.</p></body></html>").toString();
+        return html.append("</table><p>").append(escape(Report.legend(options))).append("</p></body></html>")
+                .toString();
     }
 
     private static String lineChart(Map<String, List<RunResult>> series) {

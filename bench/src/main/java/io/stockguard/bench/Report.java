@@ -92,6 +92,7 @@ final class Report {
         document.put("size", options.size());
         document.put("machine", machine());
         document.put("timeLimitSeconds", options.timeLimit().toSeconds());
+        document.put("httpClient", options.http().phrase());
         document.put("scenarios", options.scenarios());
         document.put("contenders", contenders.stream().map(c -> Map.of("name", c.name(), "family", c.family(),
                 "description", c.description(), "claimsCorrectness", c.claimsCorrectness())).toList());
@@ -99,10 +100,19 @@ final class Report {
         JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
         Files.writeString(folder.resolve("results.json"), json.writeValueAsString(document));
         Files.writeString(folder.resolve("summary.md"), "Machine: " + machine() + "\n\n" + table(results)
-                + "\n`*` stopped at the time limit (" + options.timeLimit().toSeconds() + " s). spread: (fastest − "
-                + "slowest repetition) / median of attempts/s, over " + options.repeat() + " interleaved repetitions; "
-                + "the other figures are the median repetition's.\n" + notes(results));
+                + "\n" + legend(options) + "\n" + notes(results));
         Files.writeString(folder.resolve("report.html"), Html.page(options, contenders, results, machine()));
+    }
+
+    /** What the table's figures mean: under it in summary.md, report.html and on the console. */
+    static String legend(BenchOptions options) {
+        return "* = stopped at the time limit (" + options.timeLimit().toSeconds() + " s). attempt/s: reservation "
+                + "attempts answered per second, refusals included; in sku-reads, which sends stock queries only, it "
+                + "counts the queries, and the latencies are theirs. % ceil: attempt/s as a share of " + CEILING
+                + "'s in the same scenario and clients (in sku-reads, a Redis GET). The *-http contenders reach the "
+                + "service " + options.http().phrase() + ". spread: (fastest − slowest repetition) / median of "
+                + "attempt/s, over " + options.repeat() + " interleaved repetitions; the other figures are the "
+                + "median repetition's.";
     }
 
     /** What each contender saw inside its median run (batch sizes, paths, checks, journal lag), for summary.md. */

@@ -24,16 +24,19 @@ final class Runner {
     private final Duration timeLimit;
     private final Duration warmUp;
     private final String runId;
+    private final Profiler profiler;
     private final AtomicInteger runs = new AtomicInteger();
 
     /**
      * @param warmUp how long each contender runs, unmeasured, before its measured run, so that
      *     every contender is measured with warm JIT-compiled code and warm connections
+     * @param profiler records the clients' part of each measured run (not the warm-up, loading or counting)
      */
-    Runner(Duration timeLimit, Duration warmUp, String runId) {
+    Runner(Duration timeLimit, Duration warmUp, String runId, Profiler profiler) {
         this.timeLimit = timeLimit;
         this.warmUp = warmUp;
         this.runId = runId;
+        this.profiler = profiler;
     }
 
     /** What one client thread saw. */
@@ -49,15 +52,18 @@ final class Runner {
         Exception firstError;
     }
 
-    RunResult run(Scenario scenario, Contender contender, int clients) throws Exception {
+    /** @param round the repetition, for the profile's name */
+    RunResult run(Scenario scenario, Contender contender, int clients, int round) throws Exception {
         if (!warmUp.isZero()) {
-            measure(scenario, contender, clients, warmUp);
+            measure(scenario, contender, clients, warmUp, null);
         }
-        return measure(scenario, contender, clients, timeLimit);
+        return measure(scenario, contender, clients, timeLimit,
+                scenario.name() + "-" + contender.name() + "-" + clients + "-" + round);
     }
 
-    private RunResult measure(Scenario scenario, Contender contender, int clients, Duration timeLimit)
-            throws Exception {
+    /** @param profileName the name of the run's profile, null for a warm-up */
+    private RunResult measure(Scenario scenario, Contender contender, int clients, Duration timeLimit,
+            String profileName) throws Exception {
         Catalogue catalogue = scenario.catalogue();
         contender.load(catalogue);
         int[] plan = scenario.plan();
@@ -65,24 +71,28 @@ final class Runner {
         AtomicLongArray soldOutBySku = new AtomicLongArray(catalogue.size());
         // Order ids unique across runs and short enough for every store's limit (64 characters).
         String orderPrefix = runId + "-" + runs.incrementAndGet() + "-";
-        long deadline = System.nanoTime() + timeLimit.toNanos();
-        long started = System.nanoTime();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        List<Future<ClientTally>> futures = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            futures.add(pool.submit(() -> client(contender, catalogue, plan, next, deadline, orderPrefix,
-                    soldOutBySku)));
-        }
         List<ClientTally> tallies = new ArrayList<>();
-        try {
-            for (Future<ClientTally> future : futures) {
-                tallies.add(future.get());
+        long started;
+        double seconds;
+        try (Profiler.Profile profile = profileName == null ? () -> { } : profiler.record(profileName)) {
+            long deadline = System.nanoTime() + timeLimit.toNanos();
+            started = System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            List<Future<ClientTally>> futures = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                futures.add(pool.submit(() -> client(contender, catalogue, plan, next, deadline, orderPrefix,
+                        soldOutBySku)));
             }
-        } finally {
-            pool.shutdownNow();
-            pool.awaitTermination(1, TimeUnit.MINUTES);
+            try {
+                for (Future<ClientTally> future : futures) {
+                    tallies.add(future.get());
+                }
+            } finally {
+                pool.shutdownNow();
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+            }
+            seconds = (System.nanoTime() - started) / 1e9;
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
         return summarise(scenario, contender, clients, catalogue, tallies, soldOutBySku, started, seconds,
                 next.get() < plan.length);
     }
@@ -98,7 +108,12 @@ final class Runner {
                 String sku = catalogue.skus().get(read ? -1 - entry : entry);
                 long start = System.nanoTime();
                 if (read) {
-                    session.read(sku);
+                    try {
+                        session.read(sku);
+                    } catch (Exception e) {
+                        tally.errors++;
+                        tally.firstError = tally.firstError == null ? e : tally.firstError;
+                    }
                     tally.reads.recordValue(Math.min(System.nanoTime() - start, LATENCY_MAX_NANOS));
                     continue;
                 }
@@ -166,12 +181,15 @@ final class Runner {
                 falseSoldOuts += soldOutBySku.get(s);
             }
         }
-        long attempts = reservations.getTotalCount();
+        // A scenario of stock queries only has no reservation to count: its row counts the queries
+        // instead (attempts/s is queries/s, the latencies are theirs), so reads compare with reservations.
+        Histogram counted = scenario.readsOnly() ? reads : reservations;
+        long attempts = counted.getTotalCount();
         double sellSeconds = Math.max((lastSale - started) / 1e9, 1e-9);
         return new RunResult(scenario.name(), contender.name(), contender.family().name().toLowerCase(), clients,
                 attempts, sold, soldOut, gaveUp, errors, retries, reads.getTotalCount(), seconds, stoppedEarly,
                 attempts / seconds, sold == 0 ? 0 : sold / sellSeconds, reads.getTotalCount() / seconds,
-                millis(reservations, 50), millis(reservations, 99), millis(reservations, 99.9), millis(reads, 99),
+                millis(counted, 50), millis(counted, 99), millis(counted, 99.9), millis(reads, 99),
                 Math.max(0, sold - catalogue.totalUnits()), catalogue.totalUnits() - remainingTotal - sold,
                 falseSoldOuts, -1, List.of(attempts / seconds), List.of(sold == 0 ? 0.0 : sold / sellSeconds), "");
     }

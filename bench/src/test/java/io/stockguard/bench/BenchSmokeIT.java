@@ -17,14 +17,24 @@ class BenchSmokeIT {
 
         assertThat(folder.resolve("report.html")).exists();
         assertThat(Files.readString(folder.resolve("report.html"))).contains("<svg", "stockguard-db", "redis-lua",
-                "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka");
+                "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka", "stockguard-db-http",
+                "stockguard-redis-http", "stockguard-kafka-http", "lean client");
         assertThat(Files.readString(folder.resolve("summary.md"))).contains("| hot-sku", "| catalogue",
-                "| mixed-reads");
+                "| mixed-reads", "| sku-reads", "counts the queries");
         JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
                 .get("results");
-        // 14 contenders in each of 3 scenarios, and the HTTP one at the hot SKU's highest concurrency.
-        assertThat(results.size()).isEqualTo(3 * 14 + 1);
+        // 17 contenders, 3 of them over HTTP, in each of 4 scenarios.
+        assertThat(results.size()).isEqualTo(4 * 17);
         for (JsonNode result : results) {
+            if (result.get("scenario").asString().equals("sku-reads")) {
+                // Stock queries only: the row counts the queries, every one of them answered.
+                assertThat(result.get("attempts").asLong()).as(result.toString()).isEqualTo(500);
+                assertThat(result.get("reads").asLong()).as(result.toString()).isEqualTo(500);
+                assertThat(result.get("sold").asLong()).as(result.toString()).isZero();
+            }
+            if (result.get("contender").asString().endsWith("-http")) {
+                assertThat(result.get("notes").asString()).as(result.toString()).contains("HTTP connections opened");
+            }
             if (result.get("family").asString().equals("stockguard")) {
                 assertThat(result.get("oversoldUnits").asLong()).as(result.toString()).isZero();
                 assertThat(result.get("unaccountedUnits").asLong()).as(result.toString()).isZero();
@@ -34,14 +44,34 @@ class BenchSmokeIT {
                         .doesNotContain("DIFFERS");
             }
             if (result.get("contender").asString().startsWith("stockguard-redis")
-                    || result.get("contender").asString().equals("stockguard-kafka")) {
+                    || result.get("contender").asString().startsWith("stockguard-kafka")) {
                 assertThat(result.get("notes").asString()).as(result.toString())
                         .contains(", 0 by the database fallback");
             }
-            if (result.get("contender").asString().equals("stockguard-kafka")) {
+            if (result.get("contender").asString().startsWith("stockguard-kafka")) {
                 assertThat(result.get("notes").asString()).as(result.toString())
                         .contains(", 0 to the database fallback", "journal apply lag p50");
             }
+        }
+    }
+
+    /** The JDK's HttpClient instead of the lean one, and a JFR recording of each measured run. */
+    @Test
+    void jdkHttpClientAndProfiles() throws Exception {
+        Path folder = Bench.run(BenchOptions.parse("--smoke", "--http-client=jdk", "--profile",
+                "--scenario=hot-sku,sku-reads", "--contender=stockguard-db-http,redis-lua",
+                "--out=target/bench-smoke"));
+
+        assertThat(Files.readString(folder.resolve("report.html"))).contains("JDK's HttpClient");
+        JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
+                .get("results");
+        assertThat(results.size()).isEqualTo(2 * 2);
+        for (JsonNode result : results) {
+            assertThat(result.get("errors").asLong()).as(result.toString()).isZero();
+            assertThat(result.get("oversoldUnits").asLong()).as(result.toString()).isZero();
+        }
+        for (String run : new String[] {"hot-sku-stockguard-db-http-4-1", "sku-reads-redis-lua-4-1"}) {
+            assertThat(folder.resolve(run + ".jfr")).isNotEmptyFile();
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.stockguard.bench.stockguard.LedgerContender;
 import io.stockguard.bench.stockguard.RedisLedgerContender;
+import io.stockguard.bench.stockguard.Transport;
 import io.stockguard.testkit.PostgresServer;
 import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
@@ -36,8 +37,8 @@ class ContendersIT {
     static void start() {
         redis = RedisServer.start();
         redisClient = RedisClient.create(redis.uri());
-        contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase()).stream()
-                .filter(c -> !c.name().endsWith("-http")).toList();
+        contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase(),
+                Transport.LEAN_HTTP).stream().filter(c -> !c.name().endsWith("-http")).toList();
     }
 
     @AfterAll
@@ -59,17 +60,18 @@ class ContendersIT {
     @MethodSource("names")
     void correctContendersNeverOversellAndNaiveOnesAreCaughtOverselling(String name) throws Exception {
         Contender contender = contenders.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
-        Runner runner = new Runner(Duration.ofSeconds(30), Duration.ZERO, "t" + System.nanoTime() % 100_000);
+        Runner runner = new Runner(Duration.ofSeconds(30), Duration.ZERO, "t" + System.nanoTime() % 100_000,
+                Profiler.OFF);
         Scenario scenario = Scenario.hotSku(UNITS, 2_000);
         if (!contender.claimsCorrectness()) {
             long oversold = 0;
             for (int round = 0; round < 5 && oversold == 0; round++) {
-                oversold = runner.run(scenario, contender, CLIENTS).oversoldUnits();
+                oversold = runner.run(scenario, contender, CLIENTS, round + 1).oversoldUnits();
             }
             assertThat(oversold).as("%s oversells under %d clients", name, CLIENTS).isPositive();
             return;
         }
-        RunResult result = runner.run(scenario, contender, CLIENTS);
+        RunResult result = runner.run(scenario, contender, CLIENTS, 1);
         assertThat(result.oversoldUnits()).as("oversold").isZero();
         assertThat(result.unaccountedUnits()).as("units the store lost track of").isZero();
         assertThat(result.errors()).as("errors").isZero();

@@ -26,6 +26,7 @@ public final class HotStoreRedis implements AutoCloseable {
     private final List<RedisServer> started = new ArrayList<>();
     private String url;
     private RedisClient client;
+    private boolean closed;
 
     private HotStoreRedis(String sharedServerUri, int sharedDatabase, int replicaCount) {
         this.sharedServerUri = sharedServerUri;
@@ -64,6 +65,9 @@ public final class HotStoreRedis implements AutoCloseable {
 
     /** The URL the service connects to; starts the servers if they are the contender's own. */
     public synchronized String url() {
+        if (closed) {
+            throw new IllegalStateException("the hot store's Redis is closed: it is not started again");
+        }
         if (url == null) {
             url = sharedServerUri != null ? sharedServerUri + "/" + sharedDatabase : startReplicated();
             client = RedisClient.create(url);
@@ -142,8 +146,10 @@ public final class HotStoreRedis implements AutoCloseable {
         return client;
     }
 
+    /** Stops what this started; safe to call again, and no server is started after it. */
     @Override
     public synchronized void close() {
+        closed = true;
         if (client != null) {
             client.shutdown();
             client = null;

@@ -46,8 +46,8 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
     private Lag lastLag;
 
     public KafkaLedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            HotStoreRedis redis, Map<String, String> settings) {
-        super(name, description, databases, redis, settings);
+            HotStoreRedis redis, Map<String, String> settings, Transport transport) {
+        super(name, description, databases, redis, settings, transport);
     }
 
     /** The Kafka settings of a one-broker full tier, as the service's own tests start it (RunningService.startFull). */
@@ -68,6 +68,9 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
     }
 
     private synchronized KafkaCluster kafka() {
+        if (isClosed()) {
+            throw new IllegalStateException(name() + " is closed: no Kafka is started for it");
+        }
         if (kafka == null) {
             kafka = KafkaCluster.single();
         }
@@ -147,12 +150,15 @@ public final class KafkaLedgerContender extends RedisLedgerContender {
         return String.join(", ", notes);
     }
 
+    /** Stops the service before the broker its producers talk to; safe to call again. */
     @Override
     public void close() {
         super.close();
-        if (kafka != null) {
-            kafka.close();
-            kafka = null;
+        synchronized (this) {
+            if (kafka != null) {
+                kafka.close();
+                kafka = null;
+            }
         }
     }
 

@@ -4,17 +4,9 @@ import io.stockguard.StockGuardApplication;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.bench.Contender;
 import io.stockguard.journal.EventIds;
-import io.stockguard.platform.Actor;
-import io.stockguard.platform.Caller;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
-import io.stockguard.reservation.Refusal;
-import io.stockguard.reservation.ReservationOutcome;
 import io.stockguard.reservation.Reservations;
-import io.stockguard.reservation.ReserveCommand;
-import io.stockguard.stock.OrderId;
-import io.stockguard.stock.SkuId;
-import io.stockguard.stock.StockLine;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,37 +23,46 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * StockGuard itself, through its own code path in this JVM: each run starts the service on a
- * fresh database and calls {@link Reservations} directly, exactly as its HTTP controller does.
+ * StockGuard itself, its service started in this JVM on a fresh database on first use, reached
+ * through the {@link Transport} the contender is made with: {@link Reservations} called directly,
+ * exactly as its HTTP controller does, or the HTTP API, as an order service reaches it.
  */
 public class LedgerContender implements Contender {
 
     static final String API_KEY = "bench-api-key-0123456789";
     private static final int BUCKETS = 8;
     private static final int LOAD_BATCH = 2_000;
-    private static final Caller CALLER = new Caller(new Actor(Actor.Kind.API_KEY, "bench"), null);
 
     private final String name;
     private final String description;
     private final Supplier<TestDatabase> databases;
     private final Map<String, String> settings;
-    protected ConfigurableApplicationContext service;
+    private final Transport transport;
+    /** Volatile: a shutdown hook's thread closes it while a run may be using it. */
+    protected volatile ConfigurableApplicationContext service;
+    /** Guards handing a started service over against closing: one started meanwhile is closed too. */
+    private final Object lifecycle = new Object();
+    private volatile boolean closed;
     private TestDatabase database;
     /** Order ids of the reservations acknowledged in the last run, merged from each session at its end. */
     private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
+    /** HTTP connections the last run's lean sessions opened. */
+    private final LongAdder connections = new LongAdder();
 
     public LedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            Map<String, String> settings) {
+            Map<String, String> settings, Transport transport) {
         this.name = name;
         this.description = description;
         this.databases = databases;
         this.settings = settings;
+        this.transport = transport;
     }
 
     @Override
@@ -92,7 +92,9 @@ public class LedgerContender implements Contender {
      */
     @Override
     public void load(Catalogue catalogue) throws Exception {
+        requireOpen();
         acknowledged.clear();
+        connections.reset();
         if (service == null) {
             database = databases.get();
             migrate();
@@ -122,15 +124,38 @@ public class LedgerContender implements Contender {
     private void start() {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", "0");
+        // A graceful shutdown would wait up to 30 s for the requests of clients still running when
+        // the bench is stopped; nothing is left to finish when the bench closes a service.
+        properties.put("server.shutdown", "immediate");
         properties.put("spring.datasource.url", database.jdbcUrl());
         properties.put("spring.datasource.username", database.username());
         properties.put("spring.datasource.password", database.password());
         properties.put("spring.datasource.hikari.maximum-pool-size", "64");
+        // Eight services share the bench's PostgreSQL (400 connections) with the database contenders,
+        // which open one connection per client (256 at the top of the ladder): a service holds its 64
+        // while it is busy, and gives back all but 8 within a minute of idling (Hikari's housekeeping
+        // runs every 30 s). A pool fixed at 64 would hold 512 connections before the first run.
+        properties.put("spring.datasource.hikari.minimum-idle", "8");
+        properties.put("spring.datasource.hikari.idle-timeout", "30000");
         properties.put("stockguard.security.api-keys", "bench:" + API_KEY);
         properties.put("logging.level.root", "WARN");
+        requireOpen();
         properties.putAll(settings());
-        service = new SpringApplicationBuilder(StockGuardApplication.class).run(properties.entrySet().stream()
-                .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        // No shutdown hook of Spring's own: the bench's closes the service before the Redis and
+        // Kafka it uses, instead of racing them.
+        ConfigurableApplicationContext started = new SpringApplicationBuilder(StockGuardApplication.class)
+                .registerShutdownHook(false).run(properties.entrySet().stream()
+                        .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+        // Not locked while it starts: a close meanwhile goes on stopping the servers the start is
+        // waiting for (it then fails sooner), and the service, if it did start, is closed here.
+        synchronized (lifecycle) {
+            if (!closed) {
+                service = started;
+                return;
+            }
+        }
+        started.close();
+        throw new IllegalStateException(name + " was closed while its service started");
     }
 
     /** Creates the schema with the service's own migrations. */
@@ -183,35 +208,47 @@ public class LedgerContender implements Contender {
 
     @Override
     public Session open() {
-        Reservations reservations = service.getBean(Reservations.class);
-        List<String> mine = new ArrayList<>();
-        return new Session() {
-            @Override
-            public Attempt reserve(String sku, int qty, String orderId) {
-                ReservationOutcome outcome = reservations.reserve(new ReserveCommand(OrderId.of(orderId),
-                        List.of(new StockLine(SkuId.of(sku), qty)), Duration.ofMinutes(15), false, CALLER));
-                Attempt attempt = attempt(outcome);
-                if (attempt == Attempt.SOLD) {
-                    mine.add(orderId);
-                }
-                return attempt;
-            }
-
-            @Override
-            public long read(String sku) {
-                return reservations.stock(SkuId.of(sku)).orElseThrow().available();
-            }
-
-            @Override
-            public void close() {
-                acknowledged(mine);
-            }
+        requireOpen();
+        Session calls = switch (transport) {
+            case IN_PROCESS -> new InProcessSession(service.getBean(Reservations.class));
+            case LEAN_HTTP -> new LeanHttpSession(port(), API_KEY, connections);
+            case JDK_HTTP -> new JdkHttpSession(port(), API_KEY);
         };
+        return new Acknowledging(calls);
     }
 
-    /** Sessions hand over the orders acknowledged to them when they end (no shared state in the loop). */
-    protected void acknowledged(List<String> orderIds) {
-        acknowledged.addAll(orderIds);
+    /**
+     * Keeps the order ids a session saw acknowledged and hands them over when it ends, so the
+     * request loop shares no state with other sessions.
+     */
+    private final class Acknowledging implements Session {
+
+        private final Session calls;
+        private final List<String> mine = new ArrayList<>();
+
+        Acknowledging(Session calls) {
+            this.calls = calls;
+        }
+
+        @Override
+        public Attempt reserve(String sku, int qty, String orderId) throws Exception {
+            Attempt attempt = calls.reserve(sku, qty, orderId);
+            if (attempt.outcome() == Outcome.SOLD) {
+                mine.add(orderId);
+            }
+            return attempt;
+        }
+
+        @Override
+        public long read(String sku) throws Exception {
+            return calls.read(sku);
+        }
+
+        @Override
+        public void close() throws Exception {
+            acknowledged.addAll(mine);
+            calls.close();
+        }
     }
 
     /**
@@ -233,14 +270,6 @@ public class LedgerContender implements Contender {
     /** How many reservations the last run acknowledged. */
     public int acknowledgedCount() {
         return acknowledged.size();
-    }
-
-    static Attempt attempt(ReservationOutcome outcome) {
-        return switch (outcome) {
-            case ReservationOutcome.Reserved reserved -> Attempt.SOLD;
-            case Refusal.InsufficientStock refusal -> Attempt.SOLD_OUT;
-            case Refusal refusal -> new Attempt(Outcome.ERROR, 0);
-        };
     }
 
     @Override
@@ -289,10 +318,13 @@ public class LedgerContender implements Contender {
         } catch (SQLException e) {
             notes.add("acknowledged reservations not checked: " + e.getMessage());
         }
+        if (transport == Transport.LEAN_HTTP) {
+            notes.add(connections.sum() + " HTTP connections opened");
+        }
         return String.join(", ", notes);
     }
 
-    int port() {
+    private int port() {
         return ((WebServerApplicationContext) service).getWebServer().getPort();
     }
 
@@ -304,11 +336,26 @@ public class LedgerContender implements Contender {
         return DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
     }
 
+    /** Whether {@link #close} has begun: what it closes must not be started again. */
+    protected boolean isClosed() {
+        return closed;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    /** Stops the service; safe to call again, and from another thread while a run uses it (which then fails). */
     @Override
     public void close() {
-        if (service != null) {
-            service.close();
-            service = null;
+        closed = true;
+        synchronized (lifecycle) {
+            if (service != null) {
+                service.close();
+                service = null;
+            }
         }
     }
 }

@@ -48,8 +48,8 @@ public class RedisLedgerContender extends LedgerContender {
      *     {@code stockguard.redis.wait-replicas}: with replicas, every reservation waits for them
      */
     public RedisLedgerContender(String name, String description, Supplier<TestDatabase> databases,
-            HotStoreRedis redis, Map<String, String> settings) {
-        super(name, description, databases, settings);
+            HotStoreRedis redis, Map<String, String> settings, Transport transport) {
+        super(name, description, databases, settings, transport);
         this.redis = redis;
     }
 
@@ -92,12 +92,19 @@ public class RedisLedgerContender extends LedgerContender {
         waitsBefore = redis.replicaCount() > 0 ? redis.calls("wait") : 0;
     }
 
+    /**
+     * Preheats and waits for it: up to {@link #PREHEAT_WAIT_MAX}, and no longer once the bench is
+     * closing this contender (Ctrl-C, SIGTERM) or the thread is interrupted.
+     */
     private void preheat(Catalogue catalogue) {
         HotStore hotStore = service.getBean(HotStore.class);
         hotStore.preheat(OPERATOR);
         long deadline = System.nanoTime() + PREHEAT_WAIT_MAX.toNanos();
         HotStore.PreheatStatus status = hotStore.preheatStatus();
         while (status.state().equals("RUNNING") && System.nanoTime() < deadline) {
+            if (isClosed() || Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException(name() + ": stopped waiting for the preheat, the bench is stopping");
+            }
             LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
             status = hotStore.preheatStatus();
         }
@@ -169,6 +176,7 @@ public class RedisLedgerContender extends LedgerContender {
         return String.join(", ", notes);
     }
 
+    /** Stops the service, then its Redis if the contender started it; safe to call again. */
     @Override
     public void close() {
         super.close();

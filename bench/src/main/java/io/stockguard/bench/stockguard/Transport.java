@@ -1,0 +1,34 @@
+package io.stockguard.bench.stockguard;
+
+import java.util.Locale;
+
+/** How a StockGuard contender's sessions reach its service: chosen when the contender is made. */
+public enum Transport {
+
+    /** Calls {@code Reservations} in this JVM, as the HTTP controller does: the service without HTTP. */
+    IN_PROCESS("in process"),
+    /** HTTP/1.1 through {@link LeanHttp}: one keep-alive socket per session, answers parsed by hand. */
+    LEAN_HTTP("over HTTP/1.1 with the bench's lean client (one keep-alive socket per session)"),
+    /** HTTP/1.1 through the JDK's {@code HttpClient}, one per session: a general-purpose client's costs included. */
+    JDK_HTTP("over HTTP/1.1 with the JDK's HttpClient (one per session)");
+
+    private final String phrase;
+
+    Transport(String phrase) {
+        this.phrase = phrase;
+    }
+
+    /** The HTTP transport of {@code --http-client}: {@code lean} or {@code jdk}. */
+    public static Transport http(String client) {
+        return switch (client.toLowerCase(Locale.ROOT)) {
+            case "lean" -> LEAN_HTTP;
+            case "jdk" -> JDK_HTTP;
+            default -> throw new IllegalArgumentException("--http-client is lean or jdk, not " + client);
+        };
+    }
+
+    /** For descriptions: "in process", "over HTTP/1.1 with …". */
+    public String phrase() {
+        return phrase;
+    }
+}
