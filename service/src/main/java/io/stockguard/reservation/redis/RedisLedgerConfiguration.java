@@ -76,8 +76,8 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
-    OwnershipView ownershipView(OwnershipStore store, TaskScheduler scheduler) {
-        return new OwnershipView(store, scheduler);
+    OwnershipView ownershipView(OwnershipStore store) {
+        return OwnershipView.onItsOwnThread(store);
     }
 
     /**

@@ -298,6 +298,48 @@ class HotStoreOwnershipIT {
             assertThat(state(order)).isEqualTo("EXPIRED");
         }
 
+        /**
+         * Seen in the chaos suite (full tier): the sweepers waited out Redis timeouts on both threads
+         * of the shared scheduler, the view fell seconds behind, and an instance sold on an epoch
+         * handed over meanwhile. The view follows changes on a thread of its own.
+         */
+        @Test
+        void theOwnershipViewFollowsAHandOverWhileTheSharedSchedulerIsBusy() throws Exception {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("busy-scheduler");
+            client.putSku(sku, 10, 1);
+            assertThat(client.reserve(Ids.order("load"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+            io.stockguard.stock.SkuId id = io.stockguard.stock.SkuId.of(sku);
+            OwnershipView view = service.bean(OwnershipView.class);
+            assertThat(view.get(id)).containsInstanceOf(io.stockguard.reservation.Ownership.Hot.class);
+            org.springframework.scheduling.TaskScheduler shared = service.bean(
+                    org.springframework.scheduling.TaskScheduler.class);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(2);
+            try {
+                for (int thread = 0; thread < 2; thread++) {
+                    shared.schedule(() -> {
+                        busy.countDown();
+                        try {
+                            release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }, java.time.Instant.now());
+                }
+                assertThat(busy.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("both threads held").isTrue();
+
+                // Another instance takes the SKU over: only the view's refresh can tell this one.
+                service.bean(io.stockguard.reservation.OwnershipStore.class).takeOver(id, hotEpoch(sku),
+                        java.time.Instant.now());
+
+                await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> !(view.get(id).orElseThrow() instanceof io.stockguard.reservation.Ownership.Hot));
+            } finally {
+                release.countDown();
+            }
+        }
+
         private String state(String order) {
             return service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
                     order);
