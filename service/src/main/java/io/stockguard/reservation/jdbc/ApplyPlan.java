@@ -118,6 +118,13 @@ final class ApplyPlan {
                 .forEach(op -> soldLines.add(op.substring(0, op.length() - CONFIRMED_LINE.length())));
     }
 
+    /** Whether a cancel of this confirm's line, made after the line was sold, waits for it. */
+    private boolean saleCancelWaits(StockEvent event) {
+        return event.op() == StockOp.CONFIRM && waitingForOrder.getOrDefault(event.orderId(), Map.of())
+                .getOrDefault(event.skuId(), List.of()).stream()
+                .anyMatch(w -> w.op() == StockOp.CANCEL && w.deltaSold() < 0);
+    }
+
     private static String lineKey(StockEvent event) {
         return event.orderId().value() + "|" + event.skuId().value();
     }
@@ -212,7 +219,7 @@ final class ApplyPlan {
             case CONFIRM, CANCEL, EXPIRE -> ruling(event,
                     () -> OrderWait.judge(line(order, event.skuId()), attempt),
                     () -> OrderWait.judgeSale(event, soldLines.contains(lineKey(event)), attempt),
-                    () -> SettlementRule.judge(event, headers.get(order), attempt),
+                    () -> SettlementRule.judge(event, headers.get(order), attempt, saleCancelWaits(event)),
                     () -> CounterFit.judge(event, set, attempt))
                     .orElseGet(() -> settle(event, set));
             case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set, attempt);
@@ -236,7 +243,10 @@ final class ApplyPlan {
         List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
                 .getOrDefault(event.skuId(), List.of());
         for (StockEvent undo : List.copyOf(overtaken)) {
-            if (set.fits(undo)) {
+            // A cancel of the line's sale keeps waiting for the sale (OrderWait.judgeSale).
+            boolean waitsForSale = OrderWait.judgeSale(undo, soldLines.contains(lineKey(undo)), Attempt.RETRY)
+                    != Verdict.PASS;
+            if (!waitsForSale && set.fits(undo)) {
                 accept(undo, set);
                 overtaken.remove(undo);
                 release(undo);
@@ -319,7 +329,9 @@ final class ApplyPlan {
         }
         ReservationState.Settlement kind = SettlementRule.of(event.op());
         ReservationState to = kind.target();
-        if (to == header.state() || SettlementRule.soldThenCancelled(kind, header)) {
+        if (to == header.state() || (kind == ReservationState.Settlement.CONFIRM
+                && header.state() == ReservationState.CANCELLED)) {
+            // A late line of a confirm never moves a cancelled order back (SettlementRule).
             return;
         }
         Instant at = event.occurredAt();

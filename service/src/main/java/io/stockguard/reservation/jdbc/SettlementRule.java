@@ -22,9 +22,21 @@ final class SettlementRule {
 
     /** @param header the order's row, or null */
     static Verdict judge(StockEvent settlement, ReservationRows.Header header, ApplyPlan.Attempt attempt) {
+        return judge(settlement, header, attempt, false);
+    }
+
+    /**
+     * @param saleCancelWaits a cancel of this confirm's line, made after the line was sold, waits
+     *     for it: the line was sold, whatever the order's row says (it may be the tombstone that
+     *     cancel left when it overtook the reservation itself)
+     */
+    static Verdict judge(StockEvent settlement, ReservationRows.Header header, ApplyPlan.Attempt attempt,
+            boolean saleCancelWaits) {
         ReservationState.Settlement kind = of(settlement.op());
         if (header == null || header.state().after(kind).isPresent() || header.state() == kind.target()
-                || soldThenCancelled(kind, header)) {
+                || soldThenCancelled(kind, header)
+                || (saleCancelWaits && kind == ReservationState.Settlement.CONFIRM
+                        && header.state() == ReservationState.CANCELLED)) {
             return Verdict.PASS;
         }
         if (attempt == ApplyPlan.Attempt.RETRY) {
@@ -35,7 +47,7 @@ final class SettlementRule {
     }
 
     /** A confirm meeting an order that was confirmed, then cancelled: a late line of that confirm. */
-    static boolean soldThenCancelled(ReservationState.Settlement kind, ReservationRows.Header header) {
+    private static boolean soldThenCancelled(ReservationState.Settlement kind, ReservationRows.Header header) {
         return kind == ReservationState.Settlement.CONFIRM && header.state() == ReservationState.CANCELLED
                 && header.confirmedAt() != null;
     }

@@ -302,6 +302,32 @@ class ApplyPlanOwnershipTest {
         assertThat(plan.changedHeaders()).isEmpty();
     }
 
+    /**
+     * Seen in the chaos suite (full tier, Kafka paused): the cancel of a committed reservation
+     * overtook the reservation itself (it left a tombstone), the reserve then applied the cancel at
+     * once, taking sold units the database did not have, and the confirm was refused.
+     */
+    @Test
+    void aCancelOfASaleThatOvertookTheReservationWaitsForTheSaleToo() {
+        Given given = new Given().sku(A, new Ownership.Hot(3));
+        StockEvent reserve = reserve("e1", A, "o1", 2, 3, 1);
+        StockEvent confirm = settle("e2", StockOp.CONFIRM, A, "o1", ReservationState.RESERVED, 3, 2);
+        StockEvent cancel = settle("e3", StockOp.CANCEL, A, "o1", ReservationState.CONFIRMED, 3, 3);
+
+        ApplyPlan plan = given.plan(cancel, reserve, confirm);
+
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.DEFERRED);
+        assertThat(plan.decide(reserve)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.applied()).as("the cancel still waits for the sale").extracting(StockEvent::eventId)
+                .containsExactly("e1");
+        assertThat(plan.decide(confirm)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.applied()).extracting(StockEvent::eventId).containsExactly("e1", "e2", "e3");
+        assertThat(plan.newWaits()).isEmpty();
+        assertThat(plan.newHeaders()).extracting(ReservationRows.Header::state)
+                .containsExactly(ReservationState.CANCELLED);
+        assertThat(plan.anomalies()).isEmpty();
+    }
+
     @Test
     void aCancelOfASaleTheDatabaseHasAppliesAtOnce() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.CONFIRMED, A)

@@ -57,6 +57,18 @@ class SettlementRuleTest {
                 .isInstanceOf(Verdict.Refuse.class);
     }
 
+    @Test
+    void aConfirmWhoseLinesCancelOfTheSaleWaitsPassesEvenTheTombstoneThatCancelLeft() {
+        ReservationRows.Header tombstone = new ReservationRows.Header(io.stockguard.stock.OrderId.of("o1"),
+                ReservationState.CANCELLED, ReservationRows.TOMBSTONE, JournalEvents.NOW, null, null,
+                JournalEvents.NOW, null);
+
+        assertThat(SettlementRule.judge(settle("e1", StockOp.CONFIRM, "o1", 2), tombstone, Attempt.FIRST, true))
+                .isEqualTo(Verdict.PASS);
+        assertThat(SettlementRule.judge(settle("e1", StockOp.CONFIRM, "o1", 2), tombstone, Attempt.FIRST, false))
+                .isInstanceOf(Verdict.Refuse.class);
+    }
+
     @ParameterizedTest(name = "{1} of a {0} order, retried: passes {2}")
     @MethodSource("settlements")
     void aRetriedSettlementTheStateDoesNotAllowStaysAsItIs(ReservationState state, StockOp op, boolean passes) {
