@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The HTTP connection ladder with an independent client (wrk): starts one tier of the service on a
+# fresh data directory (and the Redis / Kafka it needs), creates one SKU of 10^9 units so it never
+# sells out, and runs reservations and stock reads at 1, 8, 64 and 256 connections. Prints one
+# line per run; everything it started is stopped by pid when it ends, also on Ctrl-C.
+#
+#   bench/wrk/ladder.sh db|redis|kafka [seconds per run, default 15] [connections, default "1 8 64 256"]
+#
+# Needs wrk (apt-get install wrk) and a built service jar (./mvnw -pl service -am package).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tier="${1:?usage: ladder.sh db|redis|kafka [seconds] [connections]}"
+seconds="${2:-15}"
+ladder="${3:-1 8 64 256}"
+case "$tier" in db|redis|kafka) ;; *) echo "tier must be db, redis or kafka" >&2; exit 2 ;; esac
+command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 2; }
+
+work="$(mktemp -d)"
+pids=()
+stop() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+await_up() { # await_up URL SECONDS
+  for _ in $(seq 1 "$2"); do curl -sf -o /dev/null "$1" && return 0; sleep 1; done
+  echo "nothing answered at $1 within $2 s (logs in $work)" >&2; return 1
+}
+
+await_log() { # await_log FILE SECONDS: until a trial server says it is ready
+  for _ in $(seq 1 "$2"); do grep -q "is ready" "$1" 2>/dev/null && return 0; sleep 1; done
+  echo "no 'is ready' in $1 within $2 s" >&2; cat "$1" >&2; return 1
+}
+
+port="$(free_port)"
+args=("--server.port=$port" "--stockguard.data-dir=$work/data" "--logging.level.root=WARN")
+if [ "$tier" != db ]; then
+  redis_port="$(free_port)"
+  STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" redis --port="$redis_port" >"$work/redis.log" 2>&1 &
+  pids+=($!)
+  await_log "$work/redis.log" 60
+  args+=("--stockguard.ledger=redis" "--stockguard.redis.url=redis://localhost:$redis_port")
+fi
+if [ "$tier" = kafka ]; then
+  kafka_port="$(free_port)"
+  STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" kafka --port="$kafka_port" >"$work/kafka.log" 2>&1 &
+  pids+=($!)
+  await_log "$work/kafka.log" 90
+  # One broker: topics of one replica (the defaults, 3 and 2, need three brokers; with fewer every
+  # event would fall back to the database journal and the run would measure that instead).
+  args+=("--stockguard.journal=kafka" "--stockguard.kafka.bootstrap-servers=localhost:$kafka_port"
+    "--stockguard.kafka.replication-factor=1" "--stockguard.kafka.min-insync-replicas=1")
+fi
+STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" run "${args[@]}" >"$work/service.log" 2>&1 &
+pids+=($!)
+await_up "http://localhost:$port/actuator/health/liveness" 120
+
+KEY="$(sed -n 's/^stockguard.security.api-keys=order-service://p' "$work/data/credentials.properties")"
+SKU="WRK-HOT"
+curl -sf -X PUT "http://localhost:$port/api/v1/skus/$SKU" -H "Authorization: Bearer $KEY" \
+  -H 'Content-Type: application/json' -d '{"total": 1000000000}' >/dev/null
+export SKU KEY
+
+# Unmeasured warm-up, so the first measured run does not pay for the JIT and the pools filling.
+for script in reserve read; do
+  wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/$script.lua" "http://localhost:$port" >/dev/null
+done
+
+echo "tier $tier, $seconds s per run, wrk $(wrk --version 2>&1 | head -1 | awk '{print $2}')"
+printf '%-8s %6s %10s %9s %9s %9s %8s\n' what conns "req/s" "p50 ms" "p99 ms" "max ms" non2xx
+for script in reserve read; do
+  for conns in $ladder; do
+    threads=$(( conns < 2 ? 1 : 2 ))
+    out="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s --latency -s "$ROOT/bench/wrk/$script.lua" \
+      "http://localhost:$port")"
+    rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
+    p50="$(awk '$1=="50%" {print $2}' <<<"$out")"
+    p99="$(awk '$1=="99%" {print $2}' <<<"$out")"
+    max="$(awk '/Latency/ && !done {print $4; done=1}' <<<"$out")"
+    bad="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
+    ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.2f", v/1000; else if (v ~ /ms$/) printf "%.2f", v+0; else if (v ~ /s$/) printf "%.0f", v*1000; else print v }'; }
+    printf '%-8s %6s %10s %9s %9s %9s %8s\n' "$script" "$conns" "$rate" "$(ms "$p50")" "$(ms "$p99")" "$(ms "$max")" "${bad:-0}"
+  done
+done

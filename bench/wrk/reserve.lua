@@ -1,0 +1,26 @@
+-- wrk script: each request reserves 1 unit of one SKU under a fresh order id, as an order
+-- service at the peak does. Usage (see bench/wrk/README.md):
+--   SKU=WRK-HOT KEY=<api key> wrk -t2 -c64 -d20s --latency -s bench/wrk/reserve.lua http://localhost:8080
+local sku = os.getenv("SKU") or "WRK-HOT"
+local key = os.getenv("KEY") or ""
+local threads = 0
+local sent = 0
+local tag
+
+-- Runs once per thread in the main state: numbers the threads so order ids never collide.
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+
+-- Runs in each thread's own state: the run's start time keeps ids of successive runs apart.
+function init(args)
+  tag = string.format("%d-%d", os.time(), tid)
+end
+
+function request()
+  sent = sent + 1
+  local body = string.format('{"orderId":"wrk-%s-%d","lines":[{"skuId":"%s","qty":1}]}', tag, sent, sku)
+  return wrk.format("POST", "/api/v1/reservations",
+    { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. key }, body)
+end
