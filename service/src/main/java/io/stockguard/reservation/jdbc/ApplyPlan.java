@@ -122,7 +122,7 @@ final class ApplyPlan {
     private boolean saleCancelWaits(StockEvent event) {
         return event.op() == StockOp.CONFIRM && waitingForOrder.getOrDefault(event.orderId(), Map.of())
                 .getOrDefault(event.skuId(), List.of()).stream()
-                .anyMatch(w -> w.op() == StockOp.CANCEL && w.deltaSold() < 0);
+                .anyMatch(OrderWait::cancelsASale);
     }
 
     private static String lineKey(StockEvent event) {
@@ -240,19 +240,7 @@ final class ApplyPlan {
             headers.put(order, header);
             newHeaders.put(order, header);
         }
-        List<StockEvent> overtaken = waitingForOrder.getOrDefault(order, Map.of())
-                .getOrDefault(event.skuId(), List.of());
-        for (StockEvent undo : List.copyOf(overtaken)) {
-            // A cancel of the line's sale keeps waiting for the sale (OrderWait.judgeSale).
-            boolean waitsForSale = OrderWait.judgeSale(undo, soldLines.contains(lineKey(undo)), Attempt.RETRY)
-                    != Verdict.PASS;
-            if (!waitsForSale && set.fits(undo)) {
-                accept(undo, set);
-                overtaken.remove(undo);
-                release(undo);
-                transition(undo);
-            }
-        }
+        applyWaiting(event, set);
         return EventOutcome.Settled.APPLIED;
     }
 
@@ -261,19 +249,27 @@ final class ApplyPlan {
         transition(event);
         if (event.op() == StockOp.CONFIRM) {
             soldLines.add(lineKey(event));
-            // Cancels of this line that overtook its confirm (OrderWait.judgeSale) apply now.
-            List<StockEvent> waiting = waitingForOrder.getOrDefault(event.orderId(), Map.of())
-                    .getOrDefault(event.skuId(), List.of());
-            for (StockEvent cancel : List.copyOf(waiting)) {
-                if (cancel.op() == StockOp.CANCEL && set.fits(cancel)) {
-                    accept(cancel, set);
-                    waiting.remove(cancel);
-                    release(cancel);
-                    transition(cancel);
-                }
-            }
+            applyWaiting(event, set);
         }
         return EventOutcome.Settled.APPLIED;
+    }
+
+    /**
+     * Applies the settlements of the line that waited for {@code arrived} (its reserve, or its
+     * confirm) and may go now: a cancel of the line's sale only once the line is sold.
+     */
+    private void applyWaiting(StockEvent arrived, BucketSet set) {
+        List<StockEvent> waiting = waitingForOrder.getOrDefault(arrived.orderId(), Map.of())
+                .getOrDefault(arrived.skuId(), List.of());
+        for (StockEvent settlement : List.copyOf(waiting)) {
+            boolean waitsForSale = OrderWait.cancelsASale(settlement) && !soldLines.contains(lineKey(settlement));
+            if (!waitsForSale && set.fits(settlement)) {
+                accept(settlement, set);
+                waiting.remove(settlement);
+                release(settlement);
+                transition(settlement);
+            }
+        }
     }
 
     private EventOutcome change(StockEvent event, BucketSet set, Attempt attempt) {

@@ -34,10 +34,15 @@ final class OrderWait {
      * @param lineSold whether the database has applied the line's confirm
      */
     static Verdict judgeSale(StockEvent settlement, boolean lineSold, ApplyPlan.Attempt attempt) {
-        if (settlement.op() != StockOp.CANCEL || settlement.deltaSold() >= 0 || lineSold) {
+        if (!cancelsASale(settlement) || lineSold) {
             return Verdict.PASS;
         }
         return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.ORDER);
+    }
+
+    /** A cancel that returns sold units: the hot store cancelled the line after its sale. */
+    static boolean cancelsASale(StockEvent settlement) {
+        return settlement.op() == StockOp.CANCEL && settlement.deltaSold() < 0;
     }
 
     /**
