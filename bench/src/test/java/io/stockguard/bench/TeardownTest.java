@@ -2,11 +2,14 @@ package io.stockguard.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +44,8 @@ class TeardownTest {
                 "-cp", System.getProperty("java.class.path"), StoppedBench.class.getName(), ready.toString(),
                 closed.toString()).inheritIO().start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(ready) && System.nanoTime() < deadline && bench.isAlive()) {
-                Thread.sleep(50);
-            }
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.exists(ready) || !bench.isAlive());
             assertThat(ready).exists();
             bench.destroy();
             assertThat(bench.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -61,7 +62,8 @@ class TeardownTest {
             Teardown teardown = Teardown.onExit();
             teardown.add(() -> Files.writeString(Path.of(args[1]), "closed"));
             Files.writeString(Path.of(args[0]), "ready");
-            Thread.sleep(TimeUnit.MINUTES.toMillis(2));
+            // Runs until it is stopped: nothing ever counts this down.
+            new CountDownLatch(1).await(2, TimeUnit.MINUTES);
         }
     }
 }

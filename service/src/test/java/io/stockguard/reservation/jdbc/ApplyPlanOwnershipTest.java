@@ -176,29 +176,9 @@ class ApplyPlanOwnershipTest {
         assertThat(plan.changedHeaders()).as("the order stays reserved").isEmpty();
     }
 
-    /**
-     * Header state × settlement: the state machine of {@link ReservationState#after}, with a later
-     * line of the same settlement let through.
-     */
-    static Stream<Arguments> settlements() {
-        return Stream.of(
-                Arguments.of(ReservationState.RESERVED, StockOp.CONFIRM, true),
-                Arguments.of(ReservationState.RESERVED, StockOp.CANCEL, true),
-                Arguments.of(ReservationState.RESERVED, StockOp.EXPIRE, true),
-                Arguments.of(ReservationState.CONFIRMED, StockOp.CANCEL, true),
-                Arguments.of(ReservationState.CONFIRMED, StockOp.EXPIRE, false),
-                Arguments.of(ReservationState.CANCELLED, StockOp.CONFIRM, false),
-                Arguments.of(ReservationState.CANCELLED, StockOp.EXPIRE, false),
-                Arguments.of(ReservationState.EXPIRED, StockOp.CONFIRM, false),
-                Arguments.of(ReservationState.EXPIRED, StockOp.CANCEL, false),
-                // A later line of the settlement that moved the order there.
-                Arguments.of(ReservationState.CONFIRMED, StockOp.CONFIRM, true),
-                Arguments.of(ReservationState.CANCELLED, StockOp.CANCEL, true),
-                Arguments.of(ReservationState.EXPIRED, StockOp.EXPIRE, true));
-    }
-
+    /** The rule's own table ({@link SettlementRuleTest#settlements}), through the whole plan. */
     @ParameterizedTest(name = "{1} of a {0} order: allowed {2}")
-    @MethodSource("settlements")
+    @MethodSource("io.stockguard.reservation.jdbc.SettlementRuleTest#settlements")
     void hypothesis4ASettlementTheOrdersStateDoesNotAllowIsAnInvalidTransition(ReservationState state, StockOp op,
             boolean allowed) {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", state, A);

@@ -192,10 +192,7 @@ class HotStoreOwnershipIT {
                     .isEqualTo(100 + restocked.get());
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             // The last hand-over is loaded back by the first request after its reload-after.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                client.reserve(Ids.order("last"), new StockGuardClient.Line(sku, 1));
-                return hot.matchesDatabase(service.jdbc(), sku);
-            });
+            awaitHotStoreMatchesDatabase(sku);
         }
 
         @Test
@@ -290,11 +287,7 @@ class HotStoreOwnershipIT {
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
             assertThat(client.reserve(Ids.order("after"), new StockGuardClient.Line(second, 10)).status())
                     .as("all 10 units sell again").isEqualTo(201);
-            // The SKU goes back to the hot store on a request after takeover.reload-after.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                client.reserve(Ids.order("poke"), new StockGuardClient.Line(second, 1));
-                return hot.matchesDatabase(service.jdbc(), second);
-            });
+            awaitHotStoreMatchesDatabase(second);
             assertThat(state(order)).isEqualTo("EXPIRED");
         }
 
@@ -338,6 +331,17 @@ class HotStoreOwnershipIT {
             } finally {
                 release.countDown();
             }
+        }
+
+        /**
+         * Sends a reservation (refused or not) until the hot store matches the database: a SKU taken
+         * over goes back to the hot store on a request after takeover.reload-after.
+         */
+        private void awaitHotStoreMatchesDatabase(String sku) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                service.client().reserve(Ids.order("poke"), new StockGuardClient.Line(sku, 1));
+                return hot.matchesDatabase(service.jdbc(), sku);
+            });
         }
 
         private String state(String order) {
