@@ -157,7 +157,8 @@ SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reser
        actor, occurred_at, epoch, bucket_seq, request_id, fingerprint, expires_at, hot_available, hot_journaled,
        waiting_for
 FROM pending_event
-WHERE order_id IN (:orderIds) AND waiting_for = 'ORDER';
+WHERE order_id IN (:orderIds) AND waiting_for = 'ORDER'
+ORDER BY occurred_at;
 
 -- Changes waiting for their predecessors in the hot bucket, in the hot store's order.
 -- name: pendingOfSkus

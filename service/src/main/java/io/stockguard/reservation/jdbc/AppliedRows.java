@@ -2,6 +2,7 @@ package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
+import io.stockguard.platform.QueryPipeline;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
@@ -22,43 +23,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /** The reads and writes of {@link JournalApplier}: reservation rows, waiting events, stamps, anomalies. */
 final class AppliedRows {
 
     private final JdbcTemplate jdbc;
-    private final NamedParameterJdbcTemplate named;
     private final SqlStatements sql;
     private final SqlDialect dialect;
     private final ReservationRows reservations;
 
     AppliedRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect, ReservationRows reservations) {
         this.jdbc = jdbc;
-        this.named = new NamedParameterJdbcTemplate(jdbc);
         this.sql = sql;
         this.dialect = dialect;
         this.reservations = reservations;
     }
 
-    /** Locks these SKUs' rows until the transaction ends; returns the hot store's ownership of each. */
-    Map<SkuId, Ownership> lockSkus(Collection<SkuId> skus) {
+    /** Reads added to {@code reads} run, in order and in one round trip where the database allows, when it runs. */
+    QueryPipeline pipeline() {
+        return new QueryPipeline(jdbc, dialect);
+    }
+
+    /**
+     * Locks these SKUs' rows until the transaction ends; the map is filled with the hot store's
+     * ownership of each when {@code reads} runs.
+     */
+    Map<SkuId, Ownership> lockSkus(QueryPipeline reads, Collection<SkuId> skus) {
         Map<SkuId, Ownership> owners = new HashMap<>();
         if (!skus.isEmpty()) {
-            named.query(sql.get("hotOwners"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
-                    (ResultSet rs) -> {
-                        owners.put(SkuId.of(rs.getString("sku_id")),
-                                Ownership.of(rs.getString("owner"), rs.getLong("hot_epoch"),
-                                        Timestamps.fromDatabase(rs, "owner_since", dialect)));
-                    });
+            reads.add(sql.get("hotOwners"), Map.of("skuIds", values(skus)), rs -> {
+                owners.put(SkuId.of(rs.getString("sku_id")), Ownership.of(rs.getString("owner"),
+                        rs.getLong("hot_epoch"), Timestamps.fromDatabase(rs, "owner_since", dialect)));
+            });
         }
         return owners;
     }
 
-    Map<OrderId, ReservationRows.Header> lockReservations(Collection<OrderId> orders) {
+    /** Locks these orders' reservation rows until the transaction ends; the map is filled when {@code reads} runs. */
+    Map<OrderId, ReservationRows.Header> lockReservations(QueryPipeline reads, Collection<OrderId> orders) {
         Map<OrderId, ReservationRows.Header> headers = new HashMap<>();
         if (!orders.isEmpty()) {
-            named.query(sql.get("lockReservations"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+            reads.add(sql.get("lockReservations"), Map.of("orderIds", ids(orders)), rs -> {
                 ReservationRows.Header header = reservations.header(rs);
                 headers.put(header.orderId(), header);
             });
@@ -66,10 +71,10 @@ final class AppliedRows {
         return headers;
     }
 
-    Map<OrderId, Map<SkuId, ReservedLine>> lines(Collection<OrderId> orders) {
+    Map<OrderId, Map<SkuId, ReservedLine>> lines(QueryPipeline reads, Collection<OrderId> orders) {
         Map<OrderId, Map<SkuId, ReservedLine>> lines = new HashMap<>();
         if (!orders.isEmpty()) {
-            named.query(sql.get("linesOfOrders"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+            reads.add(sql.get("linesOfOrders"), Map.of("orderIds", ids(orders)), rs -> {
                 SkuId sku = SkuId.of(rs.getString("sku_id"));
                 lines.computeIfAbsent(OrderId.of(rs.getString("order_id")), k -> new HashMap<>())
                         .put(sku, new ReservedLine(sku, rs.getInt("qty"), rs.getInt("bucket")));
@@ -78,37 +83,35 @@ final class AppliedRows {
         return lines;
     }
 
-    /** Changes of these SKUs waiting for their predecessors in a bucket. */
-    List<StockEvent> waitingForBucket(Collection<SkuId> skus) {
+    /** Changes of these SKUs waiting for their predecessors in a bucket, in the hot store's order. */
+    List<StockEvent> waitingForBucket(QueryPipeline reads, Collection<SkuId> skus) {
         List<StockEvent> waiting = new ArrayList<>();
         if (!skus.isEmpty()) {
-            named.query(sql.get("pendingOfSkus"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()),
-                    (ResultSet rs) -> {
-                        waiting.add(pendingEvent(rs));
-                    });
+            reads.add(sql.get("pendingOfSkus"), Map.of("skuIds", values(skus)), rs -> {
+                waiting.add(pendingEvent(rs));
+            });
         }
         return waiting;
     }
 
-    Map<OrderId, Map<SkuId, List<StockEvent>>> pending(Collection<OrderId> orders) {
+    /** Changes of these orders waiting for their order, each line's in the order they happened. */
+    Map<OrderId, Map<SkuId, List<StockEvent>>> pending(QueryPipeline reads, Collection<OrderId> orders) {
         Map<OrderId, Map<SkuId, List<StockEvent>>> pending = new HashMap<>();
         if (!orders.isEmpty()) {
-            named.query(sql.get("pendingOfOrders"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+            reads.add(sql.get("pendingOfOrders"), Map.of("orderIds", ids(orders)), rs -> {
                 StockEvent event = pendingEvent(rs);
                 pending.computeIfAbsent(event.orderId(), k -> new HashMap<>())
                         .computeIfAbsent(event.skuId(), k -> new ArrayList<>()).add(event);
             });
         }
-        pending.values().forEach(bySku -> bySku.values()
-                .forEach(events -> events.sort(java.util.Comparator.comparing(StockEvent::occurredAt))));
         return pending;
     }
 
     /** Order operations already in the journal, as "order|sku|op". */
-    Set<String> appliedOrderOps(Collection<OrderId> orders) {
+    Set<String> appliedOrderOps(QueryPipeline reads, Collection<OrderId> orders) {
         Set<String> applied = new HashSet<>();
         if (!orders.isEmpty()) {
-            named.query(sql.get("appliedOrderOps"), Map.of("orderIds", ids(orders)), (ResultSet rs) -> {
+            reads.add(sql.get("appliedOrderOps"), Map.of("orderIds", ids(orders)), rs -> {
                 applied.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3));
             });
         }
@@ -116,15 +119,19 @@ final class AppliedRows {
     }
 
     /** Event ids already applied or already waiting: handing them in again is a duplicate. */
-    Set<String> known(List<StockEvent> events) {
+    Set<String> known(QueryPipeline reads, List<StockEvent> events) {
         List<String> ids = events.stream().map(StockEvent::eventId).toList();
-        Set<String> known = new HashSet<>(named.queryForList(sql.get("existingEventIds"), Map.of("eventIds", ids),
-                String.class));
-        known.addAll(named.queryForList(sql.get("pendingEventIds"), Map.of("eventIds", ids), String.class));
+        Set<String> known = new HashSet<>();
+        reads.add(sql.get("existingEventIds"), Map.of("eventIds", ids), rs -> {
+            known.add(rs.getString(1));
+        });
+        reads.add(sql.get("pendingEventIds"), Map.of("eventIds", ids), rs -> {
+            known.add(rs.getString(1));
+        });
         return known;
     }
 
-    Map<ApplyPlan.Stamp, String> stampOwners(List<StockEvent> events) {
+    Map<ApplyPlan.Stamp, String> stampOwners(QueryPipeline reads, List<StockEvent> events) {
         List<StockEvent> stamped = events.stream().filter(e -> e.epoch() != null).toList();
         Map<ApplyPlan.Stamp, String> owners = new HashMap<>();
         if (stamped.isEmpty()) {
@@ -135,7 +142,7 @@ final class AppliedRows {
         Map<String, Object> parameters = Map.of(
                 "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
                 "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList());
-        named.query(sql.get("stampOwners"), parameters, (ResultSet rs) -> {
+        reads.add(sql.get("stampOwners"), parameters, rs -> {
             ApplyPlan.Stamp stamp = new ApplyPlan.Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
                     rs.getLong("epoch"), rs.getLong("bucket_seq"));
             if (wanted.contains(stamp)) {
@@ -259,6 +266,10 @@ final class AppliedRows {
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {
         long value = rs.getLong(column);
         return rs.wasNull() ? null : value;
+    }
+
+    private static List<String> values(Collection<SkuId> skus) {
+        return skus.stream().map(SkuId::value).toList();
     }
 
     private static List<String> ids(Collection<OrderId> orders) {

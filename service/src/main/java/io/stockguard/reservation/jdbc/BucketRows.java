@@ -132,6 +132,16 @@ final class BucketRows {
         return rows;
     }
 
+    /** {@link #lockAll(Collection)} as one of a pipeline's reads: the map is filled when it runs. */
+    Map<SkuId, List<Row>> lockAll(io.stockguard.platform.QueryPipeline reads, Collection<SkuId> skuIds) {
+        Map<SkuId, List<Row>> rows = new TreeMap<>();
+        List<String> ids = skuIds.stream().map(SkuId::value).toList();
+        reads.add(sql.get("lockBucketsOfSkus"), Map.of("skuIds", ids), rs -> {
+            rows.computeIfAbsent(SkuId.of(rs.getString("sku_id")), k -> new ArrayList<>()).add(row(rs));
+        });
+        return rows;
+    }
+
     List<Row> lock(SkuId skuId) {
         return jdbc.query(sql.get("lockBuckets"), (rs, i) -> row(rs), skuId.value());
     }

@@ -4,6 +4,7 @@ import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.QueryPipeline;
 import io.stockguard.reservation.Ownership;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
@@ -79,17 +80,30 @@ final class JournalApplier implements EventApplier {
      */
     private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict) {
         Set<SkuId> skus = events.stream().map(StockEvent::skuId).collect(Collectors.toCollection(TreeSet::new));
-        Map<SkuId, Ownership> owners = rows.lockSkus(skus);
-        List<StockEvent> waiting = rows.waitingForBucket(skus);
+        // Two round trips of reads, in the lock order every transaction keeps (SKUs, orders,
+        // buckets): the SKU rows with what waits on them, then the orders that involves and the rest.
+        QueryPipeline reads = rows.pipeline();
+        Map<SkuId, Ownership> owners = rows.lockSkus(reads, skus);
+        List<StockEvent> waiting = rows.waitingForBucket(reads, skus);
+        reads.run();
         Set<OrderId> orders = java.util.stream.Stream.concat(events.stream(), waiting.stream())
                 .filter(e -> e.orderId() != null).map(StockEvent::orderId)
                 .collect(Collectors.toCollection(() -> new TreeSet<>(Comparator.comparing(OrderId::value))));
-        Map<OrderId, ReservationRows.Header> headers = rows.lockReservations(orders);
+        // Locked and read once, with the first pass's reads.
+        Map<OrderId, ReservationRows.Header> headers = rows.lockReservations(reads, orders);
         Map<OrderId, EventOutcome.Rejected> refusedOrders = new java.util.HashMap<>();
         while (true) {
-            ApplyPlan plan = new ApplyPlan(strict, headers, rows.lines(orders), rows.pending(orders),
-                    rows.known(events), rows.appliedOrderOps(orders), rows.stampOwners(events), sets(skus), owners,
-                    journalBehind, refusedOrders);
+            var lines = rows.lines(reads, orders);
+            var pending = rows.pending(reads, orders);
+            var known = rows.known(reads, events);
+            var appliedOrderOps = rows.appliedOrderOps(reads, orders);
+            var stampOwners = rows.stampOwners(reads, events);
+            var locked = buckets.lockAll(reads, skus);
+            reads.run();
+            Map<SkuId, BucketSet> sets = new java.util.HashMap<>();
+            locked.forEach((sku, bucketRows) -> sets.put(sku, BucketSet.of(sku, bucketRows)));
+            ApplyPlan plan = new ApplyPlan(strict, headers, lines, pending, known, appliedOrderOps, stampOwners, sets,
+                    owners, journalBehind, refusedOrders);
             plan.fence(events);
             List<EventOutcome> outcomes = new ArrayList<>(events.size());
             for (StockEvent event : events) {
@@ -126,12 +140,6 @@ final class JournalApplier implements EventApplier {
                 outcomes.set(i, EventOutcome.Settled.APPLIED);
             }
         }
-    }
-
-    private Map<SkuId, BucketSet> sets(Set<SkuId> skus) {
-        Map<SkuId, BucketSet> sets = new java.util.HashMap<>();
-        buckets.lockAll(skus).forEach((sku, locked) -> sets.put(sku, BucketSet.of(sku, locked)));
-        return sets;
     }
 
     private void write(ApplyPlan plan) {

@@ -1,0 +1,87 @@
+package io.stockguard.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.stockguard.testkit.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Queries sent together come back to their own handlers, in order, with their locks held, on both dialects. */
+class QueryPipelineIT {
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.Kind.class)
+    void everyQueryGetsItsOwnRowsInOrderAndItsLocksHoldUntilTheTransactionEnds(TestDatabase.Kind kind) {
+        TestDatabase database = TestDatabase.fresh(kind);
+        try (HikariDataSource pool = (HikariDataSource) database.dataSource()) {
+            JdbcTemplate jdbc = new JdbcTemplate(pool);
+            jdbc.execute("CREATE TABLE item (id VARCHAR(10) PRIMARY KEY, qty INT NOT NULL)");
+            jdbc.execute("CREATE TABLE note (item_id VARCHAR(10) NOT NULL, text VARCHAR(20) NOT NULL)");
+            jdbc.update("INSERT INTO item VALUES ('a', 1), ('b', 2), ('c', 3), ('d', 4)");
+            jdbc.update("INSERT INTO note VALUES ('b', 'second'), ('c', 'third'), ('z', 'other')");
+            SqlDialect dialect = kind == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
+
+            List<String> locked = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
+            List<Integer> largest = new ArrayList<>();
+            List<String> none = new ArrayList<>();
+            new TransactionTemplate(new DataSourceTransactionManager(pool)).executeWithoutResult(status -> {
+                new QueryPipeline(jdbc, dialect)
+                        .add("SELECT id FROM item WHERE id IN (:ids) ORDER BY id FOR UPDATE",
+                                Map.of("ids", List.of("a", "c")), rs -> { locked.add(rs.getString(1)); })
+                        .add("SELECT text FROM note WHERE item_id IN (:ids) AND text <> :skip ORDER BY text",
+                                Map.of("ids", List.of("b", "c", "d"), "skip", "nothing"),
+                                rs -> { notes.add(rs.getString(1)); })
+                        .add("SELECT id FROM item WHERE id = :id", Map.of("id", "none"), rs -> { none.add("?"); })
+                        .add("SELECT MAX(qty) FROM item", Map.of(), rs -> { largest.add(rs.getInt(1)); })
+                        .run();
+
+                // Another transaction cannot change a row the pipeline locked, only the others.
+                JdbcTemplate other = database.jdbc();
+                other.execute(kind == TestDatabase.Kind.POSTGRESQL ? "SET lock_timeout = '300ms'"
+                        : "SET SESSION innodb_lock_wait_timeout = 1");
+                assertThatThrownBy(() -> new TransactionTemplate(new DataSourceTransactionManager(
+                        other.getDataSource())).executeWithoutResult(s -> other.update(
+                                "UPDATE item SET qty = 0 WHERE id = 'c'")))
+                        .isInstanceOf(DataAccessException.class);
+                ((HikariDataSource) other.getDataSource()).close();
+            });
+            assertThat(locked).containsExactly("a", "c");
+            assertThat(notes).containsExactly("second", "third");
+            assertThat(none).isEmpty();
+            assertThat(largest).containsExactly(4);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.Kind.class)
+    void aPipelineIsEmptyAfterItRunsAndTakesABoundedNumberOfQueries(TestDatabase.Kind kind) {
+        TestDatabase database = TestDatabase.fresh(kind);
+        try (HikariDataSource pool = (HikariDataSource) database.dataSource()) {
+            JdbcTemplate jdbc = new JdbcTemplate(pool);
+            SqlDialect dialect = kind == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
+            QueryPipeline pipeline = new QueryPipeline(jdbc, dialect);
+            List<Integer> seen = new ArrayList<>();
+            pipeline.add("SELECT 1", Map.of(), rs -> { seen.add(rs.getInt(1)); }).run();
+            pipeline.add("SELECT 2", Map.of(), rs -> { seen.add(rs.getInt(1)); })
+                    .add("SELECT 3", Map.of(), rs -> { seen.add(rs.getInt(1)); }).run();
+            pipeline.run();
+            assertThat(seen).containsExactly(1, 2, 3);
+
+            for (int i = 0; i < 32; i++) {
+                pipeline.add("SELECT 1", Map.of(), rs -> { });
+            }
+            assertThatThrownBy(() -> pipeline.add("SELECT 1", Map.of(), rs -> { }))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("at most 32");
+        }
+    }
+}
