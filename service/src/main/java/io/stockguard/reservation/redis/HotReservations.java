@@ -413,15 +413,9 @@ final class HotReservations {
         return own;
     }
 
-    /** The changes are in the journal now: their outbox entries go. */
+    /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */
     private void forget(List<HotLines.Change> held) {
-        for (HotLines.Change change : held) {
-            try {
-                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
-            } catch (RedisGateway.HotStoreUnavailable e) {
-                log.debug("outbox entries of {} stay; the sweeper will find them applied", change.skuId(), e);
-            }
-        }
+        held.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
     }
 
     /** Whether the request's writes reached the replicas {@code wait-replicas} asks for (true when none). */

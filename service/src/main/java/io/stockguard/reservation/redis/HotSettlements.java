@@ -259,13 +259,7 @@ final class HotSettlements {
                         + rejected.detail());
             }
         }
-        for (HotLines.Change change : changes) {
-            try {
-                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
-            } catch (RedisGateway.HotStoreUnavailable e) {
-                log.debug("outbox entries of {} stay; the sweeper finds them applied", change.skuId(), e);
-            }
-        }
+        changes.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
     }
 
     /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */

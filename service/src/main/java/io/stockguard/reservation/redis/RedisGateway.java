@@ -180,6 +180,27 @@ final class RedisGateway implements AutoCloseable {
         });
     }
 
+    /**
+     * Deletes journaled entries from an outbox without waiting for the answer: the request's next
+     * command follows on the same connection, and Redis runs them in the order sent, so the delete
+     * costs no round trip of its own. Best effort: an entry left behind (Redis failed, the breaker
+     * is open) is found already applied by the outbox sweeper.
+     */
+    void forgetJournaled(String key, List<String> entryIds) {
+        if (entryIds.isEmpty() || !usable()) {
+            return;
+        }
+        try {
+            commands().xdel(key, entryIds.toArray(String[]::new)).whenComplete((deleted, failure) -> {
+                if (failure != null) {
+                    log.debug("outbox entries of {} stay; the sweeper finds them applied: {}", key, failure.toString());
+                }
+            });
+        } catch (RedisException e) {
+            log.debug("outbox entries of {} stay; the sweeper finds them applied: {}", key, e.toString());
+        }
+    }
+
     long deleteFromOutbox(String key, List<String> entryIds) {
         if (entryIds.isEmpty()) {
             return 0;
