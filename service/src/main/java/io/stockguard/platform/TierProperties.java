@@ -8,6 +8,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * what makes a change durable before it is acknowledged ({@code stockguard.journal}). Bound here
  * only so that a misspelt value stops the service at start instead of silently choosing the
  * default; the ledgers and journals select themselves on the same properties.
+ *
+ * @param ledger where reservations are decided: {@code database} in the database's rows (the database
+ *     tier, embedded or external), or {@code redis} in Redis in front of the database (the standard
+ *     and full tiers)
+ * @param journal what a change must reach before it is acknowledged: {@code database} a database
+ *     commit (the database and standard tiers), or {@code kafka} a Kafka write acknowledged by all
+ *     in-sync replicas, applied to the database in batches (the full tier; needs
+ *     {@code stockguard.ledger=redis})
  */
 @ConfigurationProperties("stockguard")
 public record TierProperties(@DefaultValue("database") Ledger ledger, @DefaultValue("database") Journal journal) {

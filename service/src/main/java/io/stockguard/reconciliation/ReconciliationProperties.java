@@ -74,6 +74,10 @@ public record ReconciliationProperties(
     /**
      * Drift thresholds in percent of the SKU's total: at or above {@code warn} it warns, at or above
      * {@code throttle} it throttles, above {@code freeze} it freezes.
+     *
+     * @param warn drift, in percent of the SKU's total, at or above which the probe warns
+     * @param throttle drift, in percent of the SKU's total, at or above which the probe throttles the SKU
+     * @param freeze drift, in percent of the SKU's total, above which the probe freezes the SKU
      */
     public record Levels(
             @DecimalMin("0.0") @DefaultValue("0.5") double warn,

@@ -45,6 +45,16 @@ class SettingsIT {
                 "stockguard.redis.command-timeout");
     }
 
+    @Test
+    void anOutOfRangeNestedRedisSettingStopsTheServiceNamingTheSetting() {
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.redis.outbox.batch-size", "0")),
+                "outbox.batchSize");
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.redis.breaker.open-for", "1ms")),
+                "stockguard.redis.breaker.open-for");
+    }
+
     private static void assertFailsNaming(ThrowableAssert.ThrowingCallable start, String setting) {
         assertThatThrownBy(start).satisfies(failure -> {
             StringBuilder messages = new StringBuilder();

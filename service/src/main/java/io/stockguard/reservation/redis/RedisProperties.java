@@ -2,6 +2,7 @@ package io.stockguard.reservation.redis;
 
 import static io.stockguard.platform.SettingChecks.requireBetween;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -46,10 +47,10 @@ public record RedisProperties(
         @NotNull @DefaultValue("30s") Duration openingStale,
         @Min(0) @Max(5) @DefaultValue("0") int waitReplicas,
         @NotNull @DefaultValue("100ms") Duration waitTimeout,
-        @NotNull @DefaultValue Breaker breaker,
-        @NotNull @DefaultValue Outbox outbox,
-        @NotNull @DefaultValue Preheat preheat,
-        @NotNull @DefaultValue Takeover takeover) {
+        @Valid @NotNull @DefaultValue Breaker breaker,
+        @Valid @NotNull @DefaultValue Outbox outbox,
+        @Valid @NotNull @DefaultValue Preheat preheat,
+        @Valid @NotNull @DefaultValue Takeover takeover) {
 
     public RedisProperties {
         requireBetween("stockguard.redis.command-timeout", commandTimeout,
@@ -57,6 +58,8 @@ public record RedisProperties(
         requireBetween("stockguard.redis.line-lifetime", lineLifetime,
                 Duration.ofDays(7).plusHours(1), Duration.ofDays(90));
         requireBetween("stockguard.redis.opening-stale", openingStale, Duration.ofSeconds(5), Duration.ofMinutes(10));
+        requireBetween("stockguard.redis.connect-timeout", connectTimeout, Duration.ofMillis(10), Duration.ofMinutes(1));
+        requireBetween("stockguard.redis.wait-timeout", waitTimeout, Duration.ofMillis(1), Duration.ofSeconds(10));
     }
 
     /**
@@ -68,6 +71,10 @@ public record RedisProperties(
             @Min(1) @Max(100) @DefaultValue("50") int failureRateThreshold,
             @Min(5) @Max(10_000) @DefaultValue("20") int slidingWindowSize,
             @NotNull @DefaultValue("3s") Duration openFor) {
+
+        public Breaker {
+            requireBetween("stockguard.redis.breaker.open-for", openFor, Duration.ofMillis(100), Duration.ofMinutes(10));
+        }
     }
 
     /**
@@ -80,17 +87,30 @@ public record RedisProperties(
             @NotNull @DefaultValue("1s") Duration sweepInterval,
             @NotNull @DefaultValue("10s") Duration minimumAge,
             @Min(1) @Max(10_000) @DefaultValue("500") int batchSize) {
+
+        public Outbox {
+            requireBetween("stockguard.redis.outbox.sweep-interval", sweepInterval, Duration.ofMillis(100),
+                    Duration.ofMinutes(1));
+            requireBetween("stockguard.redis.outbox.minimum-age", minimumAge, Duration.ofSeconds(1),
+                    Duration.ofMinutes(10));
+        }
     }
 
     /**
-     * @param batchSize SKUs loaded per pipelined batch (the seeds' fix: 200)
-     * @param pause pause between batches (the seeds' fix: 50 ms), so a preheat never starves Redis
+     * @param batchSize SKUs loaded per pipelined batch (200 by default: a flash sale's preheat once brought Redis down sending one SKU at a time)
+     * @param pause pause between batches (0 to 10 s), so a preheat never starves Redis
      * @param retryBackoffMax longest wait between attempts when Redis refuses connections
      */
     public record Preheat(
             @Min(1) @Max(10_000) @DefaultValue("200") int batchSize,
             @NotNull @DefaultValue("50ms") Duration pause,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
+
+        public Preheat {
+            requireBetween("stockguard.redis.preheat.pause", pause, Duration.ZERO, Duration.ofSeconds(10));
+            requireBetween("stockguard.redis.preheat.retry-backoff-max", retryBackoffMax, Duration.ofMillis(100),
+                    Duration.ofMinutes(5));
+        }
     }
 
     /**
