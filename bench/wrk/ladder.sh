@@ -2,11 +2,15 @@
 # The HTTP connection ladder with an independent client (wrk): starts one tier of the service on a
 # fresh data directory (and the Redis / Kafka it needs), creates one SKU of 10^9 units so it never
 # sells out, and runs reservations and stock reads at 1, 8, 64 and 256 connections. Prints one
-# line per run; everything it started is stopped by pid when it ends, also on Ctrl-C.
+# line per run, with the CPU time each request cost the service's JVM and the servers beside it
+# (PostgreSQL, Redis, Kafka): on a shared, noisy machine that is steadier than the rate (servers
+# that stop during a run, such as PostgreSQL backends, are not counted). Everything
+# it started is stopped by pid when it ends, also on Ctrl-C.
 #
 #   bench/wrk/ladder.sh db|redis|kafka [seconds per run, default 15] [connections, default "1 8 64 256"]
 #
 # Needs wrk (apt-get install wrk) and a built service jar (./mvnw -pl service -am package).
+# JAVA_OPTS reaches the service's JVM (e.g. -Dspring.threads.virtual.enabled=true to try a setting).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tier="${1:?usage: ladder.sh db|redis|kafka [seconds] [connections]}"
@@ -30,6 +34,22 @@ await_up() { # await_up URL SECONDS
   for _ in $(seq 1 "$2"); do curl -sf -o /dev/null "$1" && return 0; sleep 1; done
   echo "nothing answered at $1 within $2 s (logs in $work)" >&2; return 1
 }
+
+descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+# CPU ticks so far of the service's JVM and of the servers beside it: every other process this
+# script started (wrk aside), and the embedded PostgreSQL, which detaches from the service.
+cpu_ticks() {
+  local jvm=0 others=0 p t postmaster
+  postmaster="$(head -1 "$work/data/postgres/postmaster.pid" 2>/dev/null || true)"
+  for p in $(descendants $$; [ -n "$postmaster" ] && { echo "$postmaster"; descendants "$postmaster"; }); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = wrk ] && continue
+    t="$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null)" || continue
+    [ -n "$t" ] || continue
+    if [ "$p" = "$service_pid" ]; then jvm=$t; else others=$((others + t)); fi
+  done
+  echo "$jvm $others"
+}
+hz="$(getconf CLK_TCK)"
 
 await_log() { # await_log FILE SECONDS: until a trial server says it is ready
   for _ in $(seq 1 "$2"); do grep -q "is ready" "$1" 2>/dev/null && return 0; sleep 1; done
@@ -56,7 +76,8 @@ if [ "$tier" = kafka ]; then
     "--stockguard.kafka.replication-factor=1" "--stockguard.kafka.min-insync-replicas=1")
 fi
 STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" run "${args[@]}" >"$work/service.log" 2>&1 &
-pids+=($!)
+service_pid=$!
+pids+=($service_pid)
 await_up "http://localhost:$port/actuator/health/liveness" 120
 
 KEY="$(sed -n 's/^stockguard.security.api-keys=order-service://p' "$work/data/credentials.properties")"
@@ -65,24 +86,30 @@ curl -sf -X PUT "http://localhost:$port/api/v1/skus/$SKU" -H "Authorization: Bea
   -H 'Content-Type: application/json' -d '{"total": 1000000000}' >/dev/null
 export SKU KEY
 
-# Unmeasured warm-up, so the first measured run does not pay for the JIT and the pools filling.
-for script in reserve read; do
-  wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/$script.lua" "http://localhost:$port" >/dev/null
-done
+# Unmeasured warm-up, so the measured runs do not pay for the pools filling and the JIT: after 10 s
+# the compiler was still taking a third of the service's CPU, after 30 s it is mostly done.
+wrk -t2 -c64 -d25s -s "$ROOT/bench/wrk/reserve.lua" "http://localhost:$port" >/dev/null
+wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/read.lua" "http://localhost:$port" >/dev/null
 
 echo "tier $tier, $seconds s per run, wrk $(wrk --version 2>&1 | head -1 | awk '{print $2}')"
-printf '%-8s %6s %10s %9s %9s %9s %8s\n' what conns "req/s" "p50 ms" "p99 ms" "max ms" non2xx
+printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' what conns "req/s" "p50 ms" "p99 ms" "max ms" non2xx \
+  "jvm cpu ms/req" "servers ms/req"
 for script in reserve read; do
   for conns in $ladder; do
     threads=$(( conns < 2 ? 1 : 2 ))
+    read -r jvm0 others0 <<<"$(cpu_ticks)"
     out="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s --latency -s "$ROOT/bench/wrk/$script.lua" \
       "http://localhost:$port")"
+    read -r jvm1 others1 <<<"$(cpu_ticks)"
     rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
+    requests="$(awk '/requests in/ {print $1}' <<<"$out")"
+    per() { awk -v t="$1" -v n="$requests" -v hz="$hz" 'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "-" }'; }
     p50="$(awk '$1=="50%" {print $2}' <<<"$out")"
     p99="$(awk '$1=="99%" {print $2}' <<<"$out")"
     max="$(awk '/Latency/ && !done {print $4; done=1}' <<<"$out")"
     bad="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
     ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.2f", v/1000; else if (v ~ /ms$/) printf "%.2f", v+0; else if (v ~ /s$/) printf "%.0f", v*1000; else print v }'; }
-    printf '%-8s %6s %10s %9s %9s %9s %8s\n' "$script" "$conns" "$rate" "$(ms "$p50")" "$(ms "$p99")" "$(ms "$max")" "${bad:-0}"
+    printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' "$script" "$conns" "$rate" "$(ms "$p50")" "$(ms "$p99")" \
+      "$(ms "$max")" "${bad:-0}" "$(per $((jvm1 - jvm0)))" "$(per $((others1 - others0)))"
   done
 done
