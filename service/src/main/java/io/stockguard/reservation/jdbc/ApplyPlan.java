@@ -261,13 +261,24 @@ final class ApplyPlan {
     private void applyWaiting(StockEvent arrived, BucketSet set) {
         List<StockEvent> waiting = waitingForOrder.getOrDefault(arrived.orderId(), Map.of())
                 .getOrDefault(arrived.skuId(), List.of());
-        for (StockEvent settlement : List.copyOf(waiting)) {
-            boolean waitsForSale = OrderWait.cancelsASale(settlement) && !soldLines.contains(lineKey(settlement));
-            if (!waitsForSale && set.fits(settlement)) {
-                accept(settlement, set);
-                waiting.remove(settlement);
-                release(settlement);
-                transition(settlement);
+        // A confirm applied here sells the line, which lets a cancel of the sale waiting beside it go
+        // too: passes until one applies nothing (each pass applies one at least, so at most as many
+        // passes as waiting settlements).
+        boolean progress = true;
+        while (progress) {
+            progress = false;
+            for (StockEvent settlement : List.copyOf(waiting)) {
+                boolean waitsForSale = OrderWait.cancelsASale(settlement) && !soldLines.contains(lineKey(settlement));
+                if (!waitsForSale && set.fits(settlement)) {
+                    accept(settlement, set);
+                    waiting.remove(settlement);
+                    release(settlement);
+                    transition(settlement);
+                    if (settlement.op() == StockOp.CONFIRM) {
+                        soldLines.add(lineKey(settlement));
+                    }
+                    progress = true;
+                }
             }
         }
     }

@@ -4,6 +4,7 @@ import static io.stockguard.reservation.jdbc.JournalEvents.A;
 import static io.stockguard.reservation.jdbc.JournalEvents.B;
 import static io.stockguard.reservation.jdbc.JournalEvents.NOW;
 import static io.stockguard.reservation.jdbc.JournalEvents.bucket;
+import static io.stockguard.reservation.jdbc.JournalEvents.cancelSold;
 import static io.stockguard.reservation.jdbc.JournalEvents.change;
 import static io.stockguard.reservation.jdbc.JournalEvents.hot;
 import static io.stockguard.reservation.jdbc.JournalEvents.line;
@@ -28,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The plan as a whole: the rules in their order, and what an outcome does to reservation rows,
@@ -101,6 +104,32 @@ class ApplyPlanTest {
         assertThat(plan.released()).containsExactly("e-cancel");
         assertThat(plan.newHeaders()).isEmpty();
         assertThat(plan.changedHeaders()).as("the tombstone already reads cancelled").isEmpty();
+        assertThat(plan.anomalies()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aReserveReleasesTheConfirmAndThenTheCancelOfTheSaleThatBothWaitedForIt(boolean confirmStoredFirst) {
+        // Kafka paused after the reserve: the confirm and the cancel of the sale reached the database
+        // first, by its own journal, and waited for the order; the reserve then brings all three.
+        StockEvent confirm = hot(settle("e-confirm", StockOp.CONFIRM, "o1", 2), 3, 2, 10);
+        StockEvent cancel = hot(cancelSold("e-cancel", "o1", 2), 3, 3, 10);
+        Given given = new Given().sku(bucket(A, SkuMode.NORMAL, 10, 0, 0, 10)).tombstone("o1");
+        given = confirmStoredFirst ? given.waitingForOrder(confirm).waitingForOrder(cancel)
+                : given.waitingForOrder(cancel).waitingForOrder(confirm);
+        StockEvent sale = hot(reserve("e-sale", "o1", 2), 3, 1, 10);
+
+        ApplyPlan plan = given.plan(sale);
+
+        assertThat(plan.decide(sale)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.applied()).extracting(StockEvent::eventId).containsExactly("e-sale", "e-confirm", "e-cancel");
+        assertThat(plan.released()).containsExactlyInAnyOrder("e-confirm", "e-cancel");
+        assertThat(plan.sets().get(A).changes()).as("the units return to available: sold, then cancelled")
+                .allSatisfy(change -> {
+                    assertThat(change.available()).isZero();
+                    assertThat(change.reserved()).isZero();
+                    assertThat(change.sold()).isZero();
+                });
         assertThat(plan.anomalies()).isEmpty();
     }
 
