@@ -37,8 +37,17 @@ public final class QueryPipeline {
     private final List<Query> queries = new ArrayList<>();
 
     public QueryPipeline(JdbcTemplate jdbc, SqlDialect dialect) {
+        this(jdbc, dialect == SqlDialect.POSTGRESQL);
+    }
+
+    private QueryPipeline(JdbcTemplate jdbc, boolean oneTrip) {
         this.jdbc = jdbc;
-        this.oneTrip = dialect == SqlDialect.POSTGRESQL;
+        this.oneTrip = oneTrip;
+    }
+
+    /** A pipeline that sends its queries one by one, for a caller that reads one thing on its own. */
+    public static QueryPipeline oneByOne(JdbcTemplate jdbc) {
+        return new QueryPipeline(jdbc, false);
     }
 
     /**

@@ -28,14 +28,13 @@ class QueryPipelineIT {
             jdbc.execute("CREATE TABLE note (item_id VARCHAR(10) NOT NULL, text VARCHAR(20) NOT NULL)");
             jdbc.update("INSERT INTO item VALUES ('a', 1), ('b', 2), ('c', 3), ('d', 4)");
             jdbc.update("INSERT INTO note VALUES ('b', 'second'), ('c', 'third'), ('z', 'other')");
-            SqlDialect dialect = kind == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
 
             List<String> locked = new ArrayList<>();
             List<String> notes = new ArrayList<>();
             List<Integer> largest = new ArrayList<>();
             List<String> none = new ArrayList<>();
             new TransactionTemplate(new DataSourceTransactionManager(pool)).executeWithoutResult(status -> {
-                new QueryPipeline(jdbc, dialect)
+                new QueryPipeline(jdbc, dialectOf(kind))
                         .add("SELECT id FROM item WHERE id IN (:ids) ORDER BY id FOR UPDATE",
                                 Map.of("ids", List.of("a", "c")), rs -> { locked.add(rs.getString(1)); })
                         .add("SELECT text FROM note WHERE item_id IN (:ids) AND text <> :skip ORDER BY text",
@@ -68,8 +67,7 @@ class QueryPipelineIT {
         TestDatabase database = TestDatabase.fresh(kind);
         try (HikariDataSource pool = (HikariDataSource) database.dataSource()) {
             JdbcTemplate jdbc = new JdbcTemplate(pool);
-            SqlDialect dialect = kind == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
-            QueryPipeline pipeline = new QueryPipeline(jdbc, dialect);
+            QueryPipeline pipeline = new QueryPipeline(jdbc, dialectOf(kind));
             List<Integer> seen = new ArrayList<>();
             pipeline.add("SELECT 1", Map.of(), rs -> { seen.add(rs.getInt(1)); }).run();
             pipeline.add("SELECT 2", Map.of(), rs -> { seen.add(rs.getInt(1)); })
@@ -83,5 +81,9 @@ class QueryPipelineIT {
             assertThatThrownBy(() -> pipeline.add("SELECT 1", Map.of(), rs -> { }))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("at most 32");
         }
+    }
+
+    private static SqlDialect dialectOf(TestDatabase.Kind kind) {
+        return kind == TestDatabase.Kind.POSTGRESQL ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL;
     }
 }

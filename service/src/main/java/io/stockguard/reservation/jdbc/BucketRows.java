@@ -1,6 +1,7 @@
 package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.QueryPipeline;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.BucketView;
 import io.stockguard.stock.SkuId;
@@ -124,16 +125,14 @@ final class BucketRows {
 
     /** Locks every bucket of the given SKUs in (SKU, bucket) order; SKUs without buckets are absent. */
     Map<SkuId, List<Row>> lockAll(Collection<SkuId> skuIds) {
-        Map<SkuId, List<Row>> rows = new TreeMap<>();
-        List<String> ids = skuIds.stream().map(SkuId::value).toList();
-        named.query(sql.get("lockBucketsOfSkus"), Map.of("skuIds", ids), (java.sql.ResultSet rs) -> {
-            rows.computeIfAbsent(SkuId.of(rs.getString("sku_id")), k -> new ArrayList<>()).add(row(rs));
-        });
+        QueryPipeline reads = QueryPipeline.oneByOne(jdbc);
+        Map<SkuId, List<Row>> rows = lockAll(reads, skuIds);
+        reads.run();
         return rows;
     }
 
     /** {@link #lockAll(Collection)} as one of a pipeline's reads: the map is filled when it runs. */
-    Map<SkuId, List<Row>> lockAll(io.stockguard.platform.QueryPipeline reads, Collection<SkuId> skuIds) {
+    Map<SkuId, List<Row>> lockAll(QueryPipeline reads, Collection<SkuId> skuIds) {
         Map<SkuId, List<Row>> rows = new TreeMap<>();
         List<String> ids = skuIds.stream().map(SkuId::value).toList();
         reads.add(sql.get("lockBucketsOfSkus"), Map.of("skuIds", ids), rs -> {
