@@ -15,6 +15,9 @@
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
+--   CLAIM    3 stale after (ms): the outbox sweeper takes over an OPENING record whose request is
+--            gone, to finish or undo it as a whole; while it works a retry hears BUSY
+--            -> CLAIMED <fingerprint> <lines> | BUSY (a request still holds it) | STATE <state>
 --   GIVE_UP  3 fingerprint: the request that opened the record gave up on it half-way (it answered
 --            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
 --            go stale -> OK | STATE <state>
@@ -125,6 +128,13 @@ end
 if op == 'ABORT' then
   if st == 'OPENING' then redis.call('DEL', key) return {'OK'} end
   return {'STATE', st or 'NONE'}
+end
+
+if op == 'CLAIM' then
+  if st ~= 'OPENING' then return {'STATE', st or 'NONE'} end
+  if not left(ARGV[3]) then return {'BUSY'} end
+  set('OPENING')
+  return {'CLAIMED', o[2], o[3]}
 end
 
 if op == 'GIVE_UP' then

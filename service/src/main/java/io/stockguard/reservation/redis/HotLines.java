@@ -10,6 +10,7 @@ import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The per-SKU scripts that move stock (reserve, confirm, release, stock changes) and the events
@@ -22,6 +23,22 @@ final class HotLines {
 
     /** A line the hot store changed: its bucket, the outbox entries it wrote and their events. */
     record Change(SkuId skuId, int bucket, List<String> entryIds, List<StockEvent> events) {
+    }
+
+    /**
+     * A line as the hot store holds it now (line.lua).
+     *
+     * @param epochLoaded the epoch of the SKU's copy in the hot store
+     * @param epoch the epoch the line's record was written under
+     * @param pending the outbox entries of the line's last change, if it has not forgotten them
+     */
+    record HeldLine(SkuId skuId, long epochLoaded, String state, int bucket, int qty, long epoch,
+            List<String> pending) {
+
+        /** Reserved or sold here, by the copy of the SKU the hot store has now. */
+        boolean held() {
+            return epoch == epochLoaded && ("RESERVED".equals(state) || "CONFIRMED".equals(state));
+        }
     }
 
     private final RedisGateway redis;
@@ -56,6 +73,21 @@ final class HotLines {
             events.add(OutboxEvents.toEvent(message.getBody()));
         }
         return new Change(sku, bucket, ids, events);
+    }
+
+    /** The order's line on the SKU; empty when the hot store has no record of it (or not the SKU). */
+    Optional<HeldLine> read(OrderId order, SkuId sku) {
+        Reply reply = new Reply(redis.run(Script.LINE, List.of(Keys.meta(sku), Keys.line(sku, order)), List.of()));
+        return switch (reply.status()) {
+            case "NONE", "NOT_LOADED" -> Optional.empty();
+            case "LINE" -> {
+                String entries = reply.string(6);
+                yield Optional.of(new HeldLine(sku, reply.number(1), reply.string(2), (int) reply.number(3),
+                        (int) reply.number(4), reply.number(5),
+                        entries == null || entries.isEmpty() ? List.of() : List.of(entries.split(","))));
+            }
+            default -> throw reply.unexpected("line.lua");
+        };
     }
 
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */

@@ -45,6 +45,14 @@ final class HotOrders {
         return call(order, "GIVE_UP", now, fingerprint);
     }
 
+    /**
+     * The outbox sweeper takes over an OPENING record whose request is gone (gave up, or silent for
+     * longer than {@code opening-stale}), to finish or undo the order as a whole.
+     */
+    Reply claim(OrderId order, Instant now) {
+        return call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
+    }
+
     Reply cancel(OrderId order, Instant now) {
         return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
                 Long.toString(properties.openingStale().toMillis()));

@@ -69,10 +69,10 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
-    OutboxSweeper outboxSweeper(RedisGateway redis, EventApplier applier, RedisProperties properties,
-            TaskScheduler scheduler, Clock clock) {
-        return new OutboxSweeper(redis, events -> applier.apply(events, false), properties.outbox(), scheduler,
-                clock);
+    OutboxSweeper outboxSweeper(RedisGateway redis, EventApplier applier, HotOrders orders, HotStoreSource source,
+            RedisProperties properties, TaskScheduler scheduler, Clock clock) {
+        return new OutboxSweeper(redis, events -> applier.apply(events, false), orders, source, properties,
+                scheduler, clock);
     }
 
     @Bean

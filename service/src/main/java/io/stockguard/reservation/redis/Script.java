@@ -18,6 +18,7 @@ enum Script {
     LOAD("load.lua"),
     SET_MODE("set_mode.lua"),
     RESTORE_LINE("restore_line.lua"),
+    LINE("line.lua"),
     ORDER("order.lua");
 
     private final String file;

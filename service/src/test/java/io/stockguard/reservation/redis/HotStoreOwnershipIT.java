@@ -419,26 +419,122 @@ class HotStoreOwnershipIT {
         }
 
         private void diedAfterItsFirstLine(String order, String sku, List<io.stockguard.stock.StockLine> asked) {
+            // Its change is fresh, so the outbox sweeper leaves it to the retry that follows at once.
+            diedHalfWay(order, asked, List.of(sku), System.currentTimeMillis(), false);
+        }
+
+        /**
+         * What a reservation request that went away half-way leaves: its order record opening (made
+         * long ago, or given up on), the lines of {@code reservedSkus} reserved in Redis and not
+         * journaled, nothing of the others.
+         *
+         * @param changedAt when its changes were made (the outbox sweeper takes them once old enough)
+         */
+        private void diedHalfWay(String order, List<io.stockguard.stock.StockLine> asked, List<String> reservedSkus,
+                long changedAt, boolean gaveUp) {
             io.stockguard.reservation.ReserveCommand command = new io.stockguard.reservation.ReserveCommand(
                     io.stockguard.stock.OrderId.of(order), asked, Duration.ofMinutes(15), false,
                     io.stockguard.platform.Caller.SYSTEM);
             long stale = System.currentTimeMillis() - 120_000;
-            String epoch = hot.redis().hget("sg:{" + sku + "}:m", "epoch");
             try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redis.uri()),
                     io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
-                List<String> arguments = new ArrayList<>(List.of(order, "2", "0", "0", Long.toString(stale),
-                        Long.toString(stale + 900_000), command.fingerprint(), "", "test", "3600", "100000", epoch));
-                for (int i = 0; i < 8; i++) {
-                    arguments.add(io.stockguard.journal.EventIds.next());
+                for (String sku : reservedSkus) {
+                    String epoch = hot.redis().hget("sg:{" + sku + "}:m", "epoch");
+                    int qty = asked.stream().filter(l -> l.skuId().value().equals(sku)).findFirst().orElseThrow().qty();
+                    List<String> arguments = new ArrayList<>(List.of(order, Integer.toString(qty), "0", "0",
+                            Long.toString(changedAt), Long.toString(changedAt + 900_000), command.fingerprint(), "",
+                            "test", "3600", "100000", epoch));
+                    for (int i = 0; i < 8; i++) {
+                        arguments.add(io.stockguard.journal.EventIds.next());
+                    }
+                    Reply reserved = new Reply(gateway.run(Script.RESERVE, Keys.reserveKeys(
+                            io.stockguard.stock.SkuId.of(sku), io.stockguard.stock.OrderId.of(order)), arguments));
+                    assertThat(reserved.status()).isEqualTo("OK");
                 }
-                Reply reserved = new Reply(gateway.run(Script.RESERVE, Keys.reserveKeys(
-                        io.stockguard.stock.SkuId.of(sku), io.stockguard.stock.OrderId.of(order)), arguments));
-                assertThat(reserved.status()).isEqualTo("OK");
             }
-            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", command.fingerprint(), "ln",
-                    asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
+            Map<String, String> record = new java.util.HashMap<>(Map.of("st", "OPENING", "fp", command.fingerprint(),
+                    "ln", asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
                             .orElseThrow(), "c", Long.toString(stale), "e", Long.toString(stale + 900_000), "t", "",
-                    "u", Long.toString(stale)));
+                    "u", Long.toString(gaveUp ? System.currentTimeMillis() : stale)));
+            if (gaveUp) {
+                record.put("g", "1");
+            }
+            hot.redis().hset("sg:{o:" + order + "}", record);
+        }
+
+        /**
+         * A request that died after the first of two lines (or a failover that lost the second
+         * line's change) once had the outbox sweeper journal the first line on its own: the
+         * database held an order with part of what its customer asked for. Now the order is settled
+         * as a whole: the lone line is undone, and the retry reserves both.
+         */
+        @Test
+        void anOrderLeftWithOneLineOfTwoIsUndoneNotJournaledInPart() {
+            StockGuardClient client = service.client();
+            String first = Ids.sku("halfway-a");
+            String second = Ids.sku("halfway-b");
+            client.putSku(first, 10, 1);
+            client.putSku(second, 10, 1);
+            client.reserve(Ids.order("warm"), new StockGuardClient.Line(first, 1));
+            client.reserve(Ids.order("warm"), new StockGuardClient.Line(second, 1));
+            String order = Ids.order("halfway");
+            List<io.stockguard.stock.StockLine> asked = List.of(
+                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(first), 2),
+                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(second), 3));
+
+            diedHalfWay(order, asked, List.of(first), System.currentTimeMillis() - 120_000, false);
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> hot.redis().exists("sg:{o:" + order + "}") == 0);
+            hot.awaitDrained(first);
+            assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM reservation WHERE order_id = ?",
+                    Integer.class, order)).as("no part of the order reached the database").isZero();
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).as("only the warm-up's").isEqualTo(1);
+            hot.assertMatchesDatabase(service.jdbc(), first);
+
+            StockGuardClient.Response retried = client.reserve(order, new StockGuardClient.Line(first, 2),
+                    new StockGuardClient.Line(second, 3));
+            assertThat(retried.status()).as("%s", retried.body()).isEqualTo(201);
+            assertThat(service.jdbc().queryForList("SELECT sku_id FROM reservation_line WHERE order_id = ?",
+                    String.class, order)).containsExactlyInAnyOrder(first, second);
+            hot.awaitMatchesDatabase(service.jdbc(), first);
+            hot.awaitMatchesDatabase(service.jdbc(), second);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), first);
+        }
+
+        /**
+         * A request that reserved every line and then gave up (the replicas did not confirm, or
+         * the journal failed while committing) leaves the order whole in the hot store: the sweeper
+         * journals its lines together, and the retry is answered as the replay it is.
+         */
+        @Test
+        void anOrderGivenUpAfterEveryLineIsJournaledWhole() {
+            StockGuardClient client = service.client();
+            String first = Ids.sku("whole-a");
+            String second = Ids.sku("whole-b");
+            client.putSku(first, 10, 1);
+            client.putSku(second, 10, 1);
+            client.reserve(Ids.order("warm"), new StockGuardClient.Line(first, 1));
+            client.reserve(Ids.order("warm"), new StockGuardClient.Line(second, 1));
+            String order = Ids.order("whole");
+            List<io.stockguard.stock.StockLine> asked = List.of(
+                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(first), 2),
+                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(second), 3));
+
+            diedHalfWay(order, asked, List.of(first, second), System.currentTimeMillis() - 120_000, true);
+
+            hot.awaitDrained(first);
+            hot.awaitDrained(second);
+            assertThat(service.jdbc().queryForList("SELECT sku_id FROM reservation_line WHERE order_id = ?",
+                    String.class, order)).as("both lines, journaled together").containsExactlyInAnyOrder(first, second);
+            assertThat(state(order)).isEqualTo("RESERVED");
+            hot.assertMatchesDatabase(service.jdbc(), first);
+            hot.assertMatchesDatabase(service.jdbc(), second);
+
+            StockGuardClient.Response retried = client.reserve(order, new StockGuardClient.Line(first, 2),
+                    new StockGuardClient.Line(second, 3));
+            assertThat(retried.status()).as("%s", retried.body()).isEqualTo(200);
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isEqualTo(3);
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).isEqualTo(4);
         }
 
         @Test

@@ -78,6 +78,27 @@ class OrderScriptIT {
     }
 
     @Test
+    void theSweeperClaimsAnOpeningOnlyOnceItsRequestIsGoneAndHoldsItAgainstRetries() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 0);
+        assertThat(order(order, "CLAIM", 1001, "30000").status()).as("its request is still at work").isEqualTo("BUSY");
+        order(order, "GIVE_UP", 1002, "fp");
+
+        assertThat(order(order, "CLAIM", 1003, "30000").values()).containsExactly("CLAIMED", "fp", "A|1;B|2");
+
+        assertThat(order(order, "CLAIM", 1004, "30000").status()).as("another sweeper").isEqualTo("BUSY");
+        assertThat(open(order, "fp", 1005, 0).status()).as("a retry waits for the sweeper").isEqualTo("BUSY");
+        assertThat(order(order, "GIVE_UP", 1006, "fp").status()).as("handed back").isEqualTo("OK");
+        assertThat(open(order, "fp", 1007, 0).status()).isEqualTo("RESUME");
+        assertThat(order(order, "CLAIM", 1008 + 30_001, "30000").values()).as("stale again")
+                .containsExactly("CLAIMED", "fp", "A|1;B|2");
+        order(order, "CLOSE", 1008 + 30_002, "RESERVED", "A|1|3|4;B|2|0|7");
+        assertThat(order(order, "CLAIM", 1008 + 90_000, "30000").values()).as("closed: nothing to settle")
+                .containsExactly("STATE", "RESERVED");
+        assertThat(order(ScriptFixture.order(), "CLAIM", 1000, "30000").values()).containsExactly("STATE", "NONE");
+    }
+
+    @Test
     void cancelOfAnUnknownOrderLeavesATombstoneThatRefusesALateReserve() {
         OrderId order = ScriptFixture.order();
         assertThat(order(order, "CANCEL", 1000, "3600").status()).isEqualTo("TOMBSTONE");
