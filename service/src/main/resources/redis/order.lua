@@ -18,6 +18,9 @@
 --   CLAIM    3 stale after (ms): the outbox sweeper takes over an OPENING record whose request is
 --            gone, to finish or undo it as a whole; while it works a retry hears BUSY
 --            -> CLAIMED <fingerprint> <lines> | BUSY (a request still holds it) | STATE <state>
+--   SETTLING 3 stale after (ms): whether a confirm, cancel or expiry of the order is under way, so the
+--            outbox sweeper leaves its lines' changes to it (it journals them together)
+--            -> BUSY <state> | IDLE <state or NONE> (settled, or left by a caller that died)
 --   GIVE_UP  3 fingerprint: the request that opened the record gave up on it half-way (it answered
 --            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
 --            go stale -> OK | STATE <state>
@@ -135,6 +138,13 @@ if op == 'CLAIM' then
   if not left(ARGV[3]) then return {'BUSY'} end
   set('OPENING')
   return {'CLAIMED', o[2], o[3]}
+end
+
+if op == 'SETTLING' then
+  if (st == 'CONFIRMING' or st == 'CANCELLING' or st == 'EXPIRING') and not left(ARGV[3]) then
+    return {'BUSY', st}
+  end
+  return {'IDLE', st or 'NONE'}
 end
 
 if op == 'GIVE_UP' then

@@ -60,6 +60,11 @@ final class HalfWayOrders {
         this.forward = forward;
     }
 
+    /** Whether a settlement of the order is under way: its changes wait for it. */
+    boolean settling(OrderId order, Instant now) {
+        return orders.settling(order, now);
+    }
+
     /**
      * Takes the order over when its request is gone, and settles it.
      *

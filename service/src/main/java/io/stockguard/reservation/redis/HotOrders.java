@@ -53,6 +53,11 @@ final class HotOrders {
         return call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
     }
 
+    /** Whether a confirm, cancel or expiry of the order is under way (its caller has not gone quiet). */
+    boolean settling(OrderId order, Instant now) {
+        return call(order, "SETTLING", now, Long.toString(properties.openingStale().toMillis())).is("BUSY");
+    }
+
     Reply cancel(OrderId order, Instant now) {
         return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
                 Long.toString(properties.openingStale().toMillis()));

@@ -70,8 +70,8 @@ final class OutboxSweeper extends PeriodicWork {
     /**
      * Forwards the SKU's entries older than {@code before} and removes them, a page at a time. The
      * reservation of an order whose request went away half-way is settled with the order's other
-     * lines ({@link HalfWayOrders}), never on its own; an order a request still holds stops the
-     * SKU's sweep there until the next one.
+     * lines ({@link HalfWayOrders}), never on its own; an order a request still holds (reserving it, or
+     * settling it) stops the SKU's sweep there until the next one.
      */
     private int settle(SkuId sku, Instant before) {
         String key = Keys.outbox(sku);
@@ -82,6 +82,10 @@ final class OutboxSweeper extends PeriodicWork {
             for (StreamMessage<String, String> entry : redis.outbox(key, settings.batchSize())) {
                 StockEvent event = OutboxEvents.toEvent(entry.getBody());
                 if (!event.occurredAt().isBefore(before)) {
+                    break;
+                }
+                if (event.op().isSettlement() && event.orderId() != null
+                        && halfWay.settling(event.orderId(), clock.instant())) {
                     break;
                 }
                 // An order settled in this sweep whose entry is still here is not settled twice: the

@@ -537,6 +537,53 @@ class HotStoreOwnershipIT {
             assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).isEqualTo(4);
         }
 
+        /**
+         * A cancel that returned one line of two and then lost its way (the replicas did not
+         * confirm it; a failover may yet lose the other line's change) is finished by its retry,
+         * which journals both lines together. The sweeper once journaled the first line's cancel on
+         * its own: the database held a cancelled order whose other line still held stock, and
+         * nothing ever returned it when a failover then lost the second line's change.
+         */
+        @Test
+        void aCancelUnderWayIsJournaledWholeByItsRetryNotLineByLineByTheSweeper() {
+            StockGuardClient client = service.client();
+            String first = Ids.sku("settling-a");
+            String second = Ids.sku("settling-b");
+            client.putSku(first, 10, 1);
+            client.putSku(second, 10, 1);
+            String order = Ids.order("settling");
+            assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
+                    .status()).isEqualTo(201);
+            hot.awaitDrained(first);
+
+            // What the cancel left: the order record cancelling (touched just now), the first line
+            // cancelled in Redis with its change (made long enough ago for the sweeper) in the outbox.
+            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "CANCELLING", "u",
+                    Long.toString(System.currentTimeMillis())));
+            String epoch = hot.redis().hget("sg:{" + first + "}:m", "epoch");
+            try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redis.uri()),
+                    io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
+                Reply cancelled = new Reply(gateway.run(Script.RELEASE, Keys.reserveKeys(
+                        io.stockguard.stock.SkuId.of(first), io.stockguard.stock.OrderId.of(order)), List.of(order,
+                        "CANCEL", Long.toString(System.currentTimeMillis() - 120_000), "", "test", "3600",
+                        io.stockguard.journal.EventIds.next(), epoch)));
+                assertThat(cancelled.status()).isEqualTo("OK");
+            }
+
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
+                    "RESERVED".equals(state(order)) && hot.redis().xlen("sg:{" + first + "}:x") == 1);
+
+            assertThat(client.cancel(order).status()).isEqualTo(200);
+            assertThat(state(order)).isEqualTo("CANCELLED");
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isZero();
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).isZero();
+            hot.awaitDrained(first);
+            hot.awaitMatchesDatabase(service.jdbc(), first);
+            hot.awaitMatchesDatabase(service.jdbc(), second);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), first);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+        }
+
         @Test
         void hypothesis3ASkuFirstUsedSecondsAfterItWasCreatedIsServedFromTheHotStore() {
             StockGuardClient client = service.client();

@@ -99,6 +99,22 @@ class OrderScriptIT {
     }
 
     @Test
+    void aSettlementIsUnderWayUntilItFinishesOrItsCallerGoesQuiet() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 0);
+        order(order, "CLOSE", 1001, "RESERVED", "A|1|3|4;B|2|0|7");
+        assertThat(order(order, "SETTLING", 1002, "30000").values()).containsExactly("IDLE", "RESERVED");
+        order(order, "CANCEL", 1003, "3600", "30000");
+
+        assertThat(order(order, "SETTLING", 1004, "30000").values()).containsExactly("BUSY", "CANCELLING");
+        assertThat(order(order, "SETTLING", 1003 + 30_001, "30000").values()).as("its caller went quiet")
+                .containsExactly("IDLE", "CANCELLING");
+        order(order, "FINISH", 1005, "CANCELLED");
+        assertThat(order(order, "SETTLING", 1006, "30000").values()).containsExactly("IDLE", "CANCELLED");
+        assertThat(order(ScriptFixture.order(), "SETTLING", 1000, "30000").values()).containsExactly("IDLE", "NONE");
+    }
+
+    @Test
     void cancelOfAnUnknownOrderLeavesATombstoneThatRefusesALateReserve() {
         OrderId order = ScriptFixture.order();
         assertThat(order(order, "CANCEL", 1000, "3600").status()).isEqualTo("TOMBSTONE");
