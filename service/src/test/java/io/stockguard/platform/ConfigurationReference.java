@@ -101,6 +101,9 @@ final class ConfigurationReference {
             new HandRow("spring.datasource.hikari.maximum-pool-size", "%s", "database connections per instance"),
             new HandRow("spring.datasource.hikari.connection-timeout", "%s (ms)",
                     "wait for a connection before answering 503"),
+            new HandRow("logging.structured.format.console", "unset = text lines",
+                    "`ecs` or `logstash`: one JSON object per line, a request's lines with its `traceId` "
+                            + "([operations.md](operations.md#logs))"),
             new HandRow("stockguard.data-dir", "%s", "embedded tier: PostgreSQL data and generated keys"),
             new HandRow("stockguard.embedded.postgres-port", "random", "fixed port for the embedded PostgreSQL"));
 

@@ -32,6 +32,15 @@ class SettingsIT {
     }
 
     @Test
+    void aKafkaClientPropertyTheJournalDependsOnStopsTheServiceNamingIt() {
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.journal", "kafka",
+                        "stockguard.kafka.properties.security.protocol", "SASL_SSL",
+                        "stockguard.kafka.properties.enable.auto.commit", "true")),
+                "stockguard.kafka.properties.enable.auto.commit cannot be set");
+    }
+
+    @Test
     void probeLevelsOutOfOrderStopTheServiceNamingTheSetting() {
         assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                 Map.of("stockguard.reconciliation.levels.warn", "2", "stockguard.reconciliation.levels.throttle", "1")),

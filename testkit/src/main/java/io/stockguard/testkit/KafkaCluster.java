@@ -38,6 +38,19 @@ public final class KafkaCluster implements AutoCloseable {
     private final Map<Integer, Node> nodes = new LinkedHashMap<>();
     private final int brokerCount;
     private int fixedBrokerPort;
+    /** The one login a broker's second listener accepts, or null for none. */
+    private PlainLogin plainLogin;
+
+    /** A SASL/PLAIN user name and password. */
+    public record PlainLogin(String username, String password) {
+
+        /** The client settings that log in with it on a SASL_PLAINTEXT listener. */
+        public Map<String, String> clientProperties() {
+            return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + username
+                            + "\" password=\"" + password + "\";");
+        }
+    }
 
     private KafkaCluster(Path directory, int brokerCount) {
         this.directory = directory;
@@ -55,6 +68,22 @@ public final class KafkaCluster implements AutoCloseable {
         try {
             KafkaCluster cluster = new KafkaCluster(Files.createTempDirectory("stockguard-kafka-"), 1);
             cluster.fixedBrokerPort = brokerPort;
+            cluster.launch();
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Kafka", e);
+        }
+    }
+
+    /**
+     * One node that is both broker and controller and, beside its plain listener (which the test
+     * kit itself uses), a SASL_PLAINTEXT one ({@link #saslBootstrapServers()}) that serves only
+     * clients logging in as {@code login} with SASL/PLAIN.
+     */
+    public static KafkaCluster singleWithPlainLogin(PlainLogin login) {
+        try {
+            KafkaCluster cluster = new KafkaCluster(Files.createTempDirectory("stockguard-kafka-"), 1);
+            cluster.plainLogin = login;
             cluster.launch();
             return cluster;
         } catch (IOException e) {
@@ -80,6 +109,20 @@ public final class KafkaCluster implements AutoCloseable {
                 servers.add("127.0.0.1:" + node.brokerPort);
             }
         });
+        return String.join(",", servers);
+    }
+
+    /** The brokers' SASL/PLAIN listeners (only for {@link #singleWithPlainLogin}). */
+    public String saslBootstrapServers() {
+        List<String> servers = new ArrayList<>();
+        nodes.forEach((id, node) -> {
+            if (node.saslPort > 0) {
+                servers.add("127.0.0.1:" + node.saslPort);
+            }
+        });
+        if (servers.isEmpty()) {
+            throw new IllegalStateException("this cluster has no SASL listener");
+        }
         return String.join(",", servers);
     }
 
@@ -211,6 +254,8 @@ public final class KafkaCluster implements AutoCloseable {
         private final int id;
         private final String roles;
         private final int brokerPort;
+        /** The SASL_PLAINTEXT listener's port, 0 for none. */
+        private final int saslPort;
         private final Path home;
         private Process process;
 
@@ -218,6 +263,7 @@ public final class KafkaCluster implements AutoCloseable {
             this.id = id;
             this.roles = roles;
             this.brokerPort = brokerPort;
+            this.saslPort = plainLogin != null && brokerPort > 0 ? freePort() : 0;
             this.home = Files.createDirectories(directory.resolve("node-" + id));
             Files.writeString(home.resolve("server.properties"), properties());
         }
@@ -231,7 +277,8 @@ public final class KafkaCluster implements AutoCloseable {
                     .append("controller.quorum.voters=").append(voterId).append("@127.0.0.1:").append(controllerPort)
                     .append('\n')
                     .append("controller.listener.names=CONTROLLER\n")
-                    .append("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n")
+                    .append("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT")
+                    .append(saslPort > 0 ? ",SASL_PLAINTEXT:SASL_PLAINTEXT\n" : "\n")
                     .append("log.dirs=").append(home.resolve("data")).append('\n')
                     .append("offsets.topic.replication.factor=").append(replication).append('\n')
                     .append("offsets.topic.num.partitions=4\n")
@@ -244,15 +291,25 @@ public final class KafkaCluster implements AutoCloseable {
             if (roles.contains("broker")) {
                 text.append("inter.broker.listener.name=PLAINTEXT\n");
             }
+            String saslListener = "";
+            if (saslPort > 0) {
+                saslListener = ",SASL_PLAINTEXT://127.0.0.1:" + saslPort;
+                text.append("sasl.enabled.mechanisms=PLAIN\n")
+                        .append("listener.name.sasl_plaintext.plain.sasl.jaas.config=")
+                        .append("org.apache.kafka.common.security.plain.PlainLoginModule required user_")
+                        .append(plainLogin.username()).append("=\"").append(plainLogin.password()).append("\";\n");
+            }
             if (roles.equals("broker,controller")) {
-                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(",CONTROLLER://127.0.0.1:")
-                        .append(controllerPort).append('\n')
-                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n');
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                        .append(",CONTROLLER://127.0.0.1:").append(controllerPort).append('\n')
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                        .append('\n');
             } else if (roles.equals("controller")) {
                 text.append("listeners=CONTROLLER://127.0.0.1:").append(controllerPort).append('\n');
             } else {
-                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n')
-                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append('\n');
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener).append('\n')
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                        .append('\n');
             }
             return text.toString();
         }

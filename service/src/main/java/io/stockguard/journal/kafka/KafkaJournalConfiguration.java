@@ -14,20 +14,16 @@ import io.stockguard.journal.JournalProgress;
 import io.stockguard.journal.SynchronousJournal;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -52,13 +48,20 @@ class KafkaJournalConfiguration {
     /** Events of concurrent requests group-committed by the database fallback journal. */
     private static final int FALLBACK_BATCH_EVENTS_MAX = 2_000;
 
+    /** The configuration of every Kafka client below, with the operator's passthrough properties merged in. */
+    @Bean
+    KafkaClients kafkaClients(KafkaProperties properties) {
+        KafkaClients clients = new KafkaClients(properties);
+        if (!clients.unknownKeys().isEmpty()) {
+            log.warn("{} names keys no Kafka client knows (passed on all the same; misspelt?): {}",
+                    KafkaClients.PREFIX, clients.unknownKeys());
+        }
+        return clients;
+    }
+
     @Bean(destroyMethod = "close")
-    Admin kafkaAdmin(KafkaProperties properties) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(3).toMillis());
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(5).toMillis());
-        return Admin.create(config);
+    Admin kafkaAdmin(KafkaClients clients) {
+        return Admin.create(clients.admin());
     }
 
     /**
@@ -97,20 +100,8 @@ class KafkaJournalConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Producer<String, byte[]> kafkaProducer(KafkaProperties properties) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, (int) properties.linger().toMillis());
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) properties.produceTimeout().toMillis());
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) properties.requestTimeout().toMillis());
-        // Waiting for metadata or buffer space counts against the same bound as the acknowledgement.
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, properties.produceTimeout().toMillis());
-        config.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
-        config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
-        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    Producer<String, byte[]> kafkaProducer(KafkaClients clients) {
+        return new KafkaProducer<>(clients.producer(), new StringSerializer(), new ByteArraySerializer());
     }
 
     @Bean
@@ -140,13 +131,14 @@ class KafkaJournalConfiguration {
     }
 
     @Bean
-    JournalWriter journalWriter(KafkaProperties properties, EventApplier applier, DeadLetters deadLetters,
-            Producer<String, byte[]> kafkaProducer, ApplicationEventPublisher events, MeterRegistry meters,
-            Clock clock) {
+    JournalWriter journalWriter(KafkaProperties properties, KafkaClients clients, EventApplier applier,
+            DeadLetters deadLetters, Producer<String, byte[]> kafkaProducer, ApplicationEventPublisher events,
+            MeterRegistry meters, Clock clock) {
         DeadLetterKeeper keeper = new DeadLetterKeeper(deadLetters, kafkaProducer, properties.deadLetterTopic(), events,
                 meters, clock);
-        return new JournalWriter(() -> consumer(properties), properties.topic(), applier, new EventCodec(), keeper,
-                properties.writer(), meters, clock);
+        return new JournalWriter(
+                () -> new KafkaConsumer<>(clients.consumer(), new StringDeserializer(), new ByteArrayDeserializer()),
+                properties.topic(), applier, new EventCodec(), keeper, properties.writer(), meters, clock);
     }
 
     @Bean
@@ -160,22 +152,5 @@ class KafkaJournalConfiguration {
             TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
         return new KafkaProgress(kafkaAdmin, eventPartitions, properties.writer().groupId(), properties.backlog(),
                 scheduler, meters, events);
-    }
-
-    private static KafkaConsumer<String, byte[]> consumer(KafkaProperties properties) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.bootstrapServers());
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.writer().groupId());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, properties.writer().batchEventsMax());
-        // A writer retrying through a database outage keeps its partitions for this long.
-        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofMinutes(10).toMillis());
-        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
-        config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
-        return new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
     }
 }

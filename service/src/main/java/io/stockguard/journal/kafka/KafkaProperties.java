@@ -8,6 +8,10 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -16,6 +20,14 @@ import org.springframework.validation.annotation.Validated;
  * The full tier's journal ({@code stockguard.kafka.*}, used when {@code stockguard.journal=kafka}).
  *
  * @param bootstrapServers the brokers, {@code host:port} separated by commas
+ * @param properties Kafka client settings passed as written to every Kafka client of the service
+ *     (producer, consumer, admin): security and TLS such as {@code security.protocol},
+ *     {@code sasl.mechanism}, {@code sasl.jaas.config}, {@code ssl.truststore.location}, or tuning. In
+ *     the environment one variable per key: {@code STOCKGUARD_KAFKA_PROPERTIES_SASL_JAAS_CONFIG} sets
+ *     {@code sasl.jaas.config}. A key the journal's guarantees depend on, or that another
+ *     {@code stockguard.kafka.*} setting decides ({@code acks}, {@code enable.idempotence},
+ *     {@code group.id}, {@code enable.auto.commit}, {@code isolation.level}, the (de)serializers, …),
+ *     stops the service at start-up; operations.md lists them
  * @param topic the stock event topic; keyed and partitioned by SKU, so one SKU's events keep their order
  * @param partitions partitions of the topic when the service creates it (an existing topic is used as it is)
  * @param replicationFactor replicas of each partition when the service creates the topics (3 in
@@ -33,6 +45,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("stockguard.kafka")
 public record KafkaProperties(
         @NotBlank @DefaultValue("127.0.0.1:9092") String bootstrapServers,
+        Map<String, String> properties,
         @NotBlank @DefaultValue("stockguard.stock-events") String topic,
         @Min(1) @Max(1_000) @DefaultValue("12") int partitions,
         @Min(1) @Max(5) @DefaultValue("3") short replicationFactor,
@@ -45,6 +58,11 @@ public record KafkaProperties(
         @Valid @NotNull @DefaultValue Backlog backlog) {
 
     public KafkaProperties {
+        properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        List<String> refusals = KafkaClients.refusals(properties);
+        if (!refusals.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", refusals));
+        }
         if (minInsyncReplicas > replicationFactor) {
             throw new IllegalArgumentException("stockguard.kafka.min-insync-replicas (" + minInsyncReplicas
                     + ") must not exceed stockguard.kafka.replication-factor (" + replicationFactor + ")");
@@ -57,6 +75,16 @@ public record KafkaProperties(
             throw new IllegalArgumentException("stockguard.kafka.request-timeout + linger must not exceed "
                     + "stockguard.kafka.produce-timeout");
         }
+    }
+
+    /** Names the passthrough keys but never their values, which may hold a password ({@code sasl.jaas.config}). */
+    @Override
+    public String toString() {
+        return "KafkaProperties[bootstrapServers=" + bootstrapServers + ", properties=" + properties.keySet()
+                + "=***, topic=" + topic + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
+                + ", minInsyncReplicas=" + minInsyncReplicas + ", produceTimeout=" + produceTimeout
+                + ", requestTimeout=" + requestTimeout + ", linger=" + linger + ", breaker=" + breaker + ", writer="
+                + writer + ", backlog=" + backlog + "]";
     }
 
     /** The dead-letter topic: the event topic's name with {@code .dlt}. */
