@@ -1,4 +1,4 @@
--- The seeds' check-and-decrement, the ceiling for anything built on Redis: one key, one script.
+-- The post-mortem's check-and-decrement, the ceiling for anything built on Redis: one key, one script.
 --
 -- KEYS[1]  the SKU's stock counter
 -- ARGV[1]  quantity to take (units)

@@ -53,7 +53,7 @@ SELECT stock, version FROM bench_stock WHERE sku_id = ?;
 -- name: takeIfVersion
 UPDATE bench_stock SET stock = stock - ?, version = version + 1 WHERE sku_id = ? AND version = ?;
 
--- The seeds' quick win 1: check and change in one statement.
+-- The plainest fix the post-mortem names: check and change in one statement.
 -- name: takeIfEnough
 UPDATE bench_stock SET stock = stock - ? WHERE sku_id = ? AND stock >= ?;
 

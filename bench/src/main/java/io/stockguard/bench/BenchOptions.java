@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What to run. Three sizes: the full seeds' scenarios (default), {@code --quick} (smaller, 8 and
+ * What to run. Three sizes: the post-mortem's full-size scenarios (default), {@code --quick} (smaller, 8 and
  * 64 clients) and {@code --smoke} (tiny, for CI, so the harness cannot rot).
  */
 record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuClients, int otherClients,

@@ -11,7 +11,7 @@ import java.util.Random;
 public record Scenario(String name, String description, Catalogue catalogue, int requests, double zipfExponent,
         double readShare, long seed) {
 
-    /** The seeds' hot SKU: 8,000 units, 126,000 requests in the first three minutes. */
+    /** The post-mortem's hot SKU: 8,000 units, 126,000 requests in the first three minutes. */
     public static Scenario hotSku(long units, int requests) {
         return new Scenario("hot-sku", "one SKU of " + units + " units, " + requests + " reservations",
                 Catalogue.of("HOT", 1, units), requests, 0, 0, 1);

@@ -29,7 +29,7 @@ class AlertTriggers {
 
     /**
      * The reconciliation probe found drift, a regression or a broken ledger at WARN or above. The
-     * alert's level is the drift's, so routing follows the seeds' table (warn → chat, throttle →
+     * alert's level is the drift's, so routing follows the post-mortem's table (warn → chat, throttle →
      * chat + SMS, freeze → chat + SMS + phone); a regression is a freeze.
      */
     @EventListener

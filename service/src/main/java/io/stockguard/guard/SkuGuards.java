@@ -18,7 +18,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Freezes and unfreezes SKUs: the seeds' one-click stop, audited and effective on return. */
+/** Freezes and unfreezes SKUs: the post-mortem's one-click stop, audited and effective on return. */
 @Service
 public class SkuGuards {
 

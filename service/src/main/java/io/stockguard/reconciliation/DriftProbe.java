@@ -142,7 +142,7 @@ public class DriftProbe {
         if (reading.kind() == ReadingKind.REGRESSION && hot != null) {
             // The hot store lost writes (or the SKU): the database has every acknowledged change, so
             // the SKU is handed to it and reloaded from it, at once and without a person. Told as a
-            // FREEZE-level alert, since it is what the seeds' worst incident looked like.
+            // FREEZE-level alert, since it is what the post-mortem's worst incident looked like.
             hot.handOver(reading.skuId(), "the probe found a regression: " + reading.detail());
             log.error("SKU {}: REGRESSION ({}); taken from the hot store, which is reloaded from the database",
                     reading.skuId(), reading.detail());

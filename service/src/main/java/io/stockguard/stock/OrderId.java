@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The caller's order identifier: the idempotency key of every reservation operation. Never a
- * combination of SKU, quantity and time, which collides (the seeds' 618 incident).
+ * combination of SKU, quantity and time, which collides (the post-mortem's idempotency-key incident).
  */
 public record OrderId(String value) {
 

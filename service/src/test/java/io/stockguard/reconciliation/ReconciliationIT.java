@@ -95,7 +95,7 @@ class ReconciliationIT {
             assertThat(client.reserve(held, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
             awaitReading(service, sku, "IN_STEP");
 
-            // A pre-sale script adds 4.2 % behind the service's back (the seeds' incident).
+            // A pre-sale script adds 4.2 % behind the service's back (the post-mortem's incident).
             long injected = System.nanoTime();
             hot.redis().hincrby("sg:{" + sku + "}:b", "1:a", 42);
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))

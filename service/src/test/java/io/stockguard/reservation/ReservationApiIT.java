@@ -80,7 +80,7 @@ class ReservationApiIT {
         assertCounters(client, sku, 8, 2, 0);
     }
 
-    /** The seeds' 618 incident: an idempotency key of SKU + qty + second dropped the second order. */
+    /** The post-mortem: an idempotency key of SKU + qty + second dropped the second order. */
     @ParameterizedTest
     @EnumSource(TestDatabase.Kind.class)
     void twoOrdersWithTheSameSkuQuantityAndSecondAreBothApplied(TestDatabase.Kind kind) {
@@ -112,7 +112,7 @@ class ReservationApiIT {
         }
     }
 
-    /** I7: the seeds' cancel consumed before its reserve made an item vanish. */
+    /** I7: the post-mortem's cancel consumed before its reserve made an item vanish. */
     @ParameterizedTest
     @EnumSource(TestDatabase.Kind.class)
     void cancelBeforeReserveLeavesATombstoneAndTheLateReserveIsRefused(TestDatabase.Kind kind) {

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Chooses the instant for a test whose subject is the wall clock's second (the seeds' idempotency
+ * Chooses the instant for a test whose subject is the wall clock's second (the post-mortem's idempotency
  * key of SKU + quantity + second): it starts right after a second begins, so that what it does
  * next has the rest of that second, instead of landing wherever the test happened to be.
  */

@@ -9,7 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The seeds' small-team fix: split each SKU into 8 bucket rows, hash the order onto one, and
+ * The post-mortem's small-team fix: split each SKU into 8 bucket rows, hash the order onto one, and
  * conditionally update only that row. Less lock contention; but a bucket can run dry while
  * others still hold stock, so buyers are turned away from units that exist (false sold-outs).
  */

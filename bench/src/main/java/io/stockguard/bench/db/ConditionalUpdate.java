@@ -6,7 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** The seeds' quick win 1: one conditional UPDATE on one row per SKU (autocommit). */
+/** The plainest fix the post-mortem names: one conditional UPDATE on one row per SKU (autocommit). */
 public final class ConditionalUpdate extends JdbcContender {
 
     public ConditionalUpdate(TestDatabase database) {

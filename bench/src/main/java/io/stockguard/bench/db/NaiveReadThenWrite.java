@@ -6,7 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** Read the stock, check it in code, write back the new value: the race the seeds start with. */
+/** Read the stock, check it in code, write back the new value: the race the post-mortem starts from. */
 public final class NaiveReadThenWrite extends JdbcContender {
 
     public NaiveReadThenWrite(TestDatabase database) {

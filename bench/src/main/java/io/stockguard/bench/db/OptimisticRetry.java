@@ -9,7 +9,7 @@ import java.sql.SQLException;
 
 /**
  * Optimistic locking with a version column and at most 3 retries: correct, but under contention
- * most attempts lose the version race (the seeds: under 30% success at 100k QPS).
+ * most attempts lose the version race (the post-mortem: under 30% success at 100k QPS).
  */
 public final class OptimisticRetry extends JdbcContender {
 

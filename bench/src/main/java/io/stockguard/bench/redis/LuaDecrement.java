@@ -4,7 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 
 /**
- * The seeds' bare Lua check-and-decrement (loaded once, called by SHA): one round trip, atomic in
+ * The post-mortem's bare Lua check-and-decrement (loaded once, called by SHA): one round trip, atomic in
  * Redis. It keeps no journal, no idempotency and no freeze gate, so nothing correct on Redis can
  * be faster: it is the ceiling StockGuard's Redis paths are measured against.
  */

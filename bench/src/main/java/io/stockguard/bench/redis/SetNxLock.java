@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A distributed lock per SKU around read-check-write: {@code SET lock NX PX 500}, GET, SET, then a
  * compare-and-delete release. Correct while locks do not expire mid-operation; every buyer of a
- * SKU queues on the lock (the seeds: −60% throughput with a Redisson lock per SKU).
+ * SKU queues on the lock (the post-mortem: −60% throughput with a Redisson lock per SKU).
  */
 public final class SetNxLock extends RedisContender {
 

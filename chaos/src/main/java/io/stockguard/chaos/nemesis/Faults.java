@@ -33,7 +33,7 @@ public final class Faults {
                             redis.killMaster();
                             return Fault.injected("master killed", redis::restartEmpty);
                         }),
-                fault("redis-failover-fast", "the seeds' incident: a replica cut off 3 s earlier replaces the "
+                fault("redis-failover-fast", "the post-mortem's incident: a replica cut off 3 s earlier replaces the "
                         + "master on its address at once (no outage a breaker can see), the last writes lost",
                         REDIS_TIERS, 0, (cluster, random) -> {
                             RedisNodes redis = redis(cluster);

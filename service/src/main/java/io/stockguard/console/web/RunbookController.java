@@ -8,7 +8,7 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 
-/** What to do when: the situations of the seeds' post-mortem, each with the console's own steps. */
+/** What to do when: the situations of the post-mortem, each with the console's own steps. */
 @Controller
 @ConsolePage
 class RunbookController {

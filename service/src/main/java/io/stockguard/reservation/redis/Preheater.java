@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads every SKU into the hot store before a sale, the way the seeds' post-mortem fixed it:
+ * Loads every SKU into the hot store before a sale, the way the post-mortem fixed it:
  * pipelined batches (200 SKUs), a pause between batches (50 ms), over the service's one
  * connection, and when Redis refuses or stalls it backs off and resumes where it stopped instead
  * of piling retries onto a struggling server. SKUs already loaded are left as they are.

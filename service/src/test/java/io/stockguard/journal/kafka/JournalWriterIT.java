@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The full tier's database writer against events put on the topic by hand, in the orders and
- * repetitions the seeds' incidents produced: a cancel consumed before its reserve, two orders that
+ * repetitions the post-mortem's incidents produced: a cancel consumed before its reserve, two orders that
  * look alike, one event delivered five times, and an event that cannot be applied.
  */
 class JournalWriterIT {
@@ -75,7 +75,7 @@ class JournalWriterIT {
         LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
     }
 
-    /** The seeds' idempotency key of SKU + qty + second dropped one of two such orders. */
+    /** The post-mortem's idempotency key of SKU + qty + second dropped one of two such orders. */
     @Test
     void twoOrdersWithTheSameSkuQuantityAndSecondAreBothApplied() throws Exception {
         String sku = sku(100);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The seeds' preheat incident: 5,000 SKUs written one by one exhausted a Redis with too few
+ * The post-mortem's preheat incident: 5,000 SKUs written one by one exhausted a Redis with too few
  * connections and took it down. Preheat goes in paced, pipelined batches over one connection, so a
  * Redis that allows only a handful of clients completes it and stays up, with progress visible.
  */

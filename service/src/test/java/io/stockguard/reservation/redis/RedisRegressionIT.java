@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * I5: a failover to a replica that missed the last writes (the seeds' 147 lost deductions). The
+ * I5: a failover to a replica that missed the last writes (the post-mortem's 147 lost deductions). The
  * promoted replica believes in stock that was already sold and reissues sequence numbers; the
  * database sees the same stamps on different events, refuses them, records the regression, and
  * the SKU is rebuilt from the database before more is sold than exists.
