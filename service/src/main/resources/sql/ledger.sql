@@ -196,6 +196,10 @@ INSERT INTO anomaly (at, kind, sku_id, bucket, event_id, detail) VALUES (?, ?, ?
 -- name: skuModes
 SELECT sku_id, mode FROM sku WHERE sku_id IN (:skuIds);
 
+-- How many SKUs are out of NORMAL now, by mode (for the gauge ops alert on).
+-- name: skusOutOfNormal
+SELECT mode, COUNT(*) AS skus FROM sku WHERE mode <> 'NORMAL' GROUP BY mode;
+
 -- Statements that load the hot store from the database.
 
 -- A SKU's buckets with what the hot store needs, in one consistent read.

@@ -25,6 +25,9 @@ public interface SkuModeStore {
      */
     Optional<ModeState> lockMode(SkuId skuId);
 
+    /** How many SKUs are in each mode other than NORMAL now (a mode no SKU is in is left out). */
+    java.util.Map<SkuMode, Long> skusOutOfNormal();
+
     /**
      * Whether THROTTLED is enforced. The hot store enforces it cluster-wide inside the reserve
      * script; the database ledger does not, so a throttle there would be a promise not kept.

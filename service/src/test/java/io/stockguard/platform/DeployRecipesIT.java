@@ -135,6 +135,16 @@ class DeployRecipesIT {
         assertThat(used).as("metric names read from the recipes").hasSizeGreaterThanOrEqualTo(20);
         await().atMost(METRICS_APPEAR_MAX).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(exported()).as("metrics /actuator/prometheus exports").containsAll(used));
+        // The frozen-SKU alert reads the gauge of SKUs frozen now: the freeze above is in it (once
+        // its cached count is refreshed).
+        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                assertThat(frozenNow()).as("stockguard_guard_skus{mode=FROZEN}").isGreaterThanOrEqualTo(1));
+    }
+
+    private static double frozenNow() {
+        String body = service.client().send("GET", DeployRecipes.METRICS, null).raw().body();
+        Matcher line = Pattern.compile("(?m)^stockguard_guard_skus\\{[^}]*mode=\"FROZEN\"[^}]*} (\\S+)$").matcher(body);
+        return line.find() ? Double.parseDouble(line.group(1)) : Double.NaN;
     }
 
     private static Set<String> exported() {

@@ -193,6 +193,9 @@ class DeployRecipesTest {
         known.put("stockguard_alerts_raised_total level", names(AlertLevel.values(), Enum::name));
         known.put("stockguard_alerts_deduplicated_total level", names(AlertLevel.values(), Enum::name));
         known.put("stockguard_guard_mode_changes_total to", names(SkuMode.values(), Enum::name));
+        Set<String> outOfNormal = names(SkuMode.values(), Enum::name);
+        outOfNormal.remove(SkuMode.NORMAL.name());
+        known.put("stockguard_guard_skus mode", outOfNormal);
         known.put("resilience4j_circuitbreaker_state state",
                 names(CircuitBreaker.State.values(), s -> s.name().toLowerCase(Locale.ROOT)));
         List<String> wrong = new ArrayList<>();

@@ -227,6 +227,15 @@ final class StockAdministration implements SkuModeStore {
     }
 
     @Override
+    public java.util.Map<SkuMode, Long> skusOutOfNormal() {
+        java.util.Map<SkuMode, Long> counts = new java.util.EnumMap<>(SkuMode.class);
+        jdbc.query(sql.get("skusOutOfNormal"), rs -> {
+            counts.put(SkuMode.valueOf(rs.getString("mode")), rs.getLong("skus"));
+        });
+        return counts;
+    }
+
+    @Override
     public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason,
             Actor actor, Instant at) {
         Optional<SkuRows.Sku> sku = skus.lock(skuId);

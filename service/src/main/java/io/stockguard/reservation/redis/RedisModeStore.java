@@ -68,6 +68,11 @@ final class RedisModeStore implements SkuModeStore {
         return database.lockMode(skuId);
     }
 
+    @Override
+    public Map<SkuMode, Long> skusOutOfNormal() {
+        return database.skusOutOfNormal();
+    }
+
     /** The reserve script enforces a THROTTLED SKU's rate for every instance at once. */
     @Override
     public boolean enforcesThrottle() {
