@@ -3,6 +3,7 @@ package io.stockguard.platform.web;
 import io.stockguard.platform.CurrentRequest;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.platform.Problems;
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
@@ -17,7 +18,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Replaces the container's error page: failures raised outside Spring MVC (in a filter, by the
  * servlet container) still answer with a problem body and a code, never an HTML page or a trace.
+ * Hidden from the API description: clients never call it, and they read its bodies as the
+ * {@code Problem} schema of every error response.
  */
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 

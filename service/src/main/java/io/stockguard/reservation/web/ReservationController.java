@@ -9,6 +9,7 @@ import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.ReserveCommand;
 import io.stockguard.stock.OrderId;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
@@ -36,7 +37,20 @@ class ReservationController {
     @Operation(summary = "Reserve every line of an order, all or nothing",
             description = "201 for a new reservation, 200 with replayed=true for a retry of the same order. "
                     + "Refusals: 409 INSUFFICIENT_STOCK, 423 SKU_FROZEN, 429 THROTTLED, 404 UNKNOWN_SKU, "
-                    + "409 IDEMPOTENCY_CONFLICT, 409 ORDER_CANCELLED, 409 ORDER_EXPIRED, 503 UNAVAILABLE.")
+                    + "409 IDEMPOTENCY_CONFLICT, 409 ORDER_CANCELLED, 409 ORDER_EXPIRED, 503 UNAVAILABLE, "
+                    + "503 OUTCOME_UNKNOWN. After a 503 or a lost answer, send the same request again with the "
+                    + "same orderId (never a new one): it returns the real outcome and holds the stock once.")
+    @ApiResponse(responseCode = "201", description = "Reserved: every line is held until expiresAt "
+            + "(or sold at once with commit=true)")
+    @ApiResponse(responseCode = "200", description = "A retry of an order reserved before: the original "
+            + "reservation, with replayed=true; nothing more is held")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_SKU: a line names a SKU that does not exist; "
+            + "nothing was held")
+    @ApiResponse(responseCode = "409", description = "INSUFFICIENT_STOCK (the body names skuId, requested and "
+            + "available), IDEMPOTENCY_CONFLICT, ORDER_CANCELLED or ORDER_EXPIRED: nothing was held; do not retry")
+    @ApiResponse(responseCode = "423", description = "SKU_FROZEN: the SKU is not sold for now; nothing was held")
+    @ApiResponse(responseCode = "429", description = "THROTTLED: wait Retry-After, then retry with the same "
+            + "orderId")
     ResponseEntity<Dtos.ReservationResponse> reserve(@RequestBody Dtos.ReserveRequest body,
             HttpServletRequest request) {
         ReserveCommand command = RequestCommands.reserve(body, reservations.defaultTtl(), caller(request));
@@ -52,6 +66,8 @@ class ReservationController {
 
     @GetMapping("/{orderId}")
     @Operation(summary = "A reservation's state, lines, timestamps and trace id")
+    @ApiResponse(responseCode = "200", description = "The reservation (replayed is always false here)")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_ORDER: no reservation for this order")
     Dtos.ReservationResponse get(@PathVariable String orderId) {
         OrderId id = orderId(orderId);
         return reservations.reservation(id).map(view -> Dtos.ReservationResponse.of(view, false))
@@ -60,6 +76,10 @@ class ReservationController {
 
     @PostMapping("/{orderId}/confirm")
     @Operation(summary = "Turn a held reservation into a sale; a retry returns the same result")
+    @ApiResponse(responseCode = "200", description = "Confirmed (replayed=true when it was confirmed before)")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_ORDER: no reservation for this order")
+    @ApiResponse(responseCode = "409", description = "ORDER_CANCELLED or ORDER_EXPIRED: the stock was returned; "
+            + "nothing changed")
     Dtos.ReservationResponse confirm(@PathVariable String orderId, HttpServletRequest request) {
         return respond(reservations.confirm(orderId(orderId), caller(request)));
     }
@@ -68,6 +88,8 @@ class ReservationController {
     @Operation(summary = "Return an order's stock (held or sold)",
             description = "Cancelling an unknown order leaves a tombstone: a reserve that arrives later gets "
                     + "409 ORDER_CANCELLED.")
+    @ApiResponse(responseCode = "200", description = "Cancelled and the stock returned; replayed=true when it was "
+            + "cancelled or had expired before (state says which). A tombstone has no lines.")
     Dtos.ReservationResponse cancel(@PathVariable String orderId, HttpServletRequest request) {
         return respond(reservations.cancel(orderId(orderId), caller(request)));
     }

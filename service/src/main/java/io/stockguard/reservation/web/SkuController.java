@@ -6,6 +6,7 @@ import io.stockguard.reservation.StockChangeOutcome;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
@@ -51,6 +52,8 @@ class SkuController {
 
     @GetMapping("/{skuId}")
     @Operation(summary = "Stock of a SKU: total, available, reserved, sold, mode and buckets")
+    @ApiResponse(responseCode = "200", description = "The SKU's stock")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_SKU: no SKU with this id")
     Dtos.StockResponse get(@PathVariable String skuId) {
         SkuId id = SkuId.of(skuId);
         return reservations.stock(id).map(Dtos.StockResponse::of)

@@ -1,0 +1,133 @@
+package io.stockguard.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.stockguard.client.FaultyGateway.Fault;
+import io.stockguard.client.FaultyGateway.Passed;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client against a real StockGuard (the embedded tier, as a process), through a gateway that
+ * loses or spoils answers after the service applied the request: the client's retry under the same
+ * order id gets the service's replay, the stock is held once, and a cancel returns it.
+ */
+class StockGuardClientIT {
+
+    private static RunningStockGuard service;
+    private static FaultyGateway gateway;
+    private static StockGuardClient client;
+
+    @BeforeAll
+    static void start() {
+        service = RunningStockGuard.start();
+        gateway = new FaultyGateway(service.baseUrl());
+        client = StockGuardClient.builder(gateway.baseUrl(), RunningStockGuard.API_KEY)
+                .retryPolicy(new RetryPolicy(5, Duration.ofSeconds(20), Duration.ofMillis(50), Duration.ofMillis(500)))
+                .requestTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+    }
+
+    private static void createSku(String sku, long total) {
+        assertThat(service.send("PUT", "/api/v1/skus/" + sku, "{\"total\": " + total + "}").statusCode())
+                .isEqualTo(201);
+    }
+
+    private static Stock stock(String sku) {
+        return (Stock) client.stock(sku);
+    }
+
+    @Test
+    void aReservationWhoseAnswerWasLostIsReplayedOnTheRetryHeldOnceAndCancelled() {
+        String sku = "CLIENT-IT-LOST-1";
+        createSku(sku, 10);
+        gateway.spoilNext("POST", "/api/v1/reservations", Fault.LOSE_ANSWER);
+
+        ReserveOutcome outcome = client.reserve("client-it-order-1", List.of(Line.of(sku, 3)), Duration.ofMinutes(10));
+
+        assertThat(outcome).isInstanceOfSatisfying(Reserved.class, reserved -> {
+            assertThat(reserved.reservation().replayed()).as("the retry met the reservation made by the first "
+                    + "attempt").isTrue();
+            assertThat(reserved.reservation().state()).isEqualTo(ReservationState.RESERVED);
+            assertThat(reserved.reservation().lines()).extracting(ReservedLine::qty).containsExactly(3);
+        });
+        List<Passed> reserves = gateway.passed().stream().filter(p -> p.path().equals("/api/v1/reservations")
+                && p.body().contains("client-it-order-1")).toList();
+        assertThat(reserves).extracting(Passed::serviceStatus).containsExactly(201, 200);
+        assertThat(reserves.get(1).body()).as("the same order id and lines").isEqualTo(reserves.get(0).body());
+        assertThat(stock(sku)).satisfies(stock -> {
+            assertThat(stock.reserved()).as("held once").isEqualTo(3);
+            assertThat(stock.available()).isEqualTo(7);
+        });
+        assertThat(client.get("client-it-order-1")).isInstanceOfSatisfying(Reservation.class,
+                reservation -> assertThat(reservation.state()).isEqualTo(ReservationState.RESERVED));
+
+        assertThat(client.cancel("client-it-order-1")).isInstanceOfSatisfying(Reservation.class, cancelled -> {
+            assertThat(cancelled.state()).isEqualTo(ReservationState.CANCELLED);
+            assertThat(cancelled.replayed()).isFalse();
+        });
+        assertThat(stock(sku)).satisfies(stock -> {
+            assertThat(stock.reserved()).isZero();
+            assertThat(stock.available()).isEqualTo(10);
+        });
+        assertThat(client.reserve("client-it-order-1", List.of(Line.of(sku, 3)), Duration.ofMinutes(10)))
+                .as("a cancelled order is not reserved again").isInstanceOfSatisfying(Refused.class,
+                        refused -> assertThat(refused.code()).isEqualTo("ORDER_CANCELLED"));
+    }
+
+    @Test
+    void aConfirmAndACancelAnsweredOutcomeUnknownAreRetriedToTheirRealOutcome() {
+        String sku = "CLIENT-IT-UNKNOWN-1";
+        createSku(sku, 5);
+        assertThat(client.reserve("client-it-order-2", List.of(Line.of(sku, 2)))).isInstanceOf(Reserved.class);
+
+        gateway.spoilNext("POST", "/api/v1/reservations/client-it-order-2/confirm", Fault.OUTCOME_UNKNOWN);
+        assertThat(client.confirm("client-it-order-2")).isInstanceOfSatisfying(Reservation.class, confirmed -> {
+            assertThat(confirmed.state()).isEqualTo(ReservationState.CONFIRMED);
+            assertThat(confirmed.replayed()).as("the first confirm was applied; the retry replays it").isTrue();
+        });
+        assertThat(stock(sku).sold()).isEqualTo(2);
+
+        gateway.spoilNext("POST", "/api/v1/reservations/client-it-order-2/cancel", Fault.OUTCOME_UNKNOWN);
+        assertThat(client.cancel("client-it-order-2")).isInstanceOfSatisfying(Reservation.class, cancelled -> {
+            assertThat(cancelled.state()).isEqualTo(ReservationState.CANCELLED);
+            assertThat(cancelled.replayed()).isTrue();
+        });
+        assertThat(stock(sku)).satisfies(stock -> {
+            assertThat(stock.sold()).isZero();
+            assertThat(stock.available()).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void aRefusalOfTheRealServiceIsAValueAndIsSentOnce() {
+        String sku = "CLIENT-IT-SHORT-1";
+        createSku(sku, 1);
+        int before = gateway.passed().size();
+
+        assertThat(client.reserve("client-it-order-3", List.of(Line.of(sku, 2)))).isInstanceOfSatisfying(
+                Refused.class, refused -> {
+                    assertThat(refused.code()).isEqualTo("INSUFFICIENT_STOCK");
+                    assertThat(refused.problem().status()).isEqualTo(409);
+                    assertThat(refused.problem().fields()).containsEntry("available", 1);
+                });
+        assertThat(gateway.passed().size() - before).isEqualTo(1);
+        assertThat(client.stock("CLIENT-IT-NO-SUCH-SKU")).isInstanceOfSatisfying(Refused.class,
+                refused -> assertThat(refused.code()).isEqualTo("UNKNOWN_SKU"));
+    }
+}
