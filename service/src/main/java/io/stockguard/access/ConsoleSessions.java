@@ -1,8 +1,12 @@
 package io.stockguard.access;
 
 import io.stockguard.platform.SqlDialect;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.session.config.SessionRepositoryCustomizer;
 import org.springframework.session.jdbc.JdbcIndexedSessionRepository;
 import org.springframework.session.jdbc.MySqlJdbcIndexedSessionRepositoryCustomizer;
@@ -35,6 +39,8 @@ class ConsoleSessions {
             sessions.setTableName(TABLE);
             // Every session, the one a login form is served in too: it becomes the logged-in one.
             sessions.setDefaultMaxInactiveInterval(people.sessionTimeout());
+            // ConsoleSessionSweeper deletes expired sessions, in batches, on the shared scheduler.
+            sessions.setCleanupCron(Scheduled.CRON_DISABLED);
             sessions.setConversionService(SessionAttributeCodec.conversions(ConsoleSessions.class.getClassLoader()));
             // Two requests of one session may both add an attribute (a CSRF token, say): an upsert,
             // where the plain insert would fail the second with a duplicate key.
@@ -43,5 +49,10 @@ class ConsoleSessions {
                 case MYSQL -> new MySqlJdbcIndexedSessionRepositoryCustomizer().customize(sessions);
             }
         };
+    }
+
+    @Bean
+    ConsoleSessionSweeper consoleSessionSweeper(JdbcTemplate jdbc, SqlDialect dialect, TaskScheduler scheduler) {
+        return new ConsoleSessionSweeper(jdbc, dialect, scheduler, Clock.systemUTC());
     }
 }
