@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param users configured people, each {@code name:ROLE:hash} with a bcrypt hash ({@code {bcrypt}$2a$…}
  *     or a bare {@code $2a$}/{@code $2b$}/{@code $2y$} hash; {@code ./stockguard hash-password} makes
  *     one). Plain passwords are refused. More people can be added from the console by an admin.
- * @param sessionTimeout how long a console session lives without a request (1m to 24h)
+ * @param sessionTimeout how long a console session lives without a request to any instance (1m to 24h)
  * @param loginFailuresMax wrong passwords for one login name within {@code loginFailureWindow}
  *     after which the name is throttled (3 to 100)
  * @param loginFailureWindow the window in which wrong passwords are counted (1m to 24h)

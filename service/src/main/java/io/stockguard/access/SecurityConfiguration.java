@@ -26,7 +26,8 @@ import org.springframework.security.web.csrf.CsrfException;
 
 /**
  * The access rules, in two chains. The console ({@code /console/**}) is for people: form login,
- * a session cookie, and therefore CSRF protection on every change. Everything else is the API:
+ * a session cookie (the session itself is in the database, see {@link ConsoleSessions}), and
+ * therefore CSRF protection on every change. Everything else is the API:
  * stateless, authenticated by bearer keys; it also honours an existing console session on the
  * admin API (so operators' sessions can use it), and exactly those session-borne changes must
  * carry the session's CSRF token. A request with a key carries no cookie to forge and needs none.
@@ -61,7 +62,7 @@ class SecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain consoleSecurity(HttpSecurity http, People people, LoginThrottle throttle,
-            PasswordEncoder passwords, PeopleProperties properties, Clock clock) throws Exception {
+            PasswordEncoder passwords, Clock clock) throws Exception {
         var afterLogin = new SavedRequestAwareAuthenticationSuccessHandler();
         afterLogin.setDefaultTargetUrl("/console");
         var denied = new AccessDeniedHandlerImpl();
@@ -70,10 +71,8 @@ class SecurityConfiguration {
                 .authenticationProvider(new PasswordLogin(people, throttle, passwords, clock))
                 .addFilterAfter(new PersonSessionFilter(people), SecurityContextHolderFilter.class)
                 .formLogin(form -> form.loginPage("/console/login").loginProcessingUrl("/console/login")
-                        .successHandler((request, response, authentication) -> {
-                            request.getSession().setMaxInactiveInterval((int) properties.sessionTimeout().toSeconds());
-                            afterLogin.onAuthenticationSuccess(request, response, authentication);
-                        })
+                        // The session's lifetime is the people's session timeout from its start (ConsoleSessions).
+                        .successHandler(afterLogin)
                         .failureHandler((request, response, e) -> response.sendRedirect(request.getContextPath()
                                 + (e instanceof LoginThrottledException ? "/console/login?throttled"
                                         : "/console/login?error"))))

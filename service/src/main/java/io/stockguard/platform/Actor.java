@@ -1,12 +1,19 @@
 package io.stockguard.platform;
 
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * Who asked for a change: an order service key, an admin key, a person, or the system itself.
- * Recorded with every audited action, so the name never contains a secret.
+ * Recorded with every audited action, so the name never contains a secret. Serializable because a
+ * person's actor is the principal of their console session, which is stored in the database for
+ * every instance to read (a record is read back through its constructor, so the checks hold).
  */
-public record Actor(Kind kind, String name) {
+public record Actor(Kind kind, String name) implements Serializable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
 
     public static final Actor SYSTEM = new Actor(Kind.SYSTEM, "stockguard");
 

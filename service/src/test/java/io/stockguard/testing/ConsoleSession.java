@@ -3,6 +3,7 @@ package io.stockguard.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -26,12 +27,45 @@ public final class ConsoleSession {
     private static final Pattern META_CSRF = Pattern.compile("<meta name=\"_csrf\" content=\"([^\"]+)\"");
 
     private final String baseUrl;
+    private final CookieManager cookies;
     private final HttpClient http;
 
     public ConsoleSession(String baseUrl) {
+        this(baseUrl, new CookieManager());
+    }
+
+    private ConsoleSession(String baseUrl, CookieManager cookies) {
         this.baseUrl = baseUrl;
-        this.http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+        this.cookies = cookies;
+        this.http = HttpClient.newBuilder().cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /**
+     * The same browser sent to another instance, as a load balancer without sticky sessions would:
+     * both share one cookie jar, so each request carries the cookies either instance set.
+     */
+    public ConsoleSession at(String otherBaseUrl) {
+        return new ConsoleSession(otherBaseUrl, cookies);
+    }
+
+    /**
+     * Another browser holding a copy of one cookie (a second window, or someone who copied it):
+     * what the service does with that cookie alone, whatever this browser's jar does with it later.
+     */
+    public static ConsoleSession holding(String baseUrl, String name, String value) {
+        ConsoleSession session = new ConsoleSession(baseUrl);
+        HttpCookie cookie = new HttpCookie(name, value);
+        cookie.setPath("/");
+        cookie.setVersion(0);
+        session.cookies.getCookieStore().add(URI.create(baseUrl), cookie);
+        return session;
+    }
+
+    /** The value of the cookie {@code name} this browser holds, or null. */
+    public String cookie(String name) {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name))
+                .map(HttpCookie::getValue).findFirst().orElse(null);
     }
 
     /** A response: status, where it redirects to (or null) and the body. */
