@@ -15,6 +15,7 @@ import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TcpProxy;
 import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,8 +175,23 @@ class ReconciliationIT {
             assertThat(accepted).as("accepted: at most the rate over the window plus one second's burst")
                     .isLessThanOrEqualTo((long) Math.ceil(20 * seconds) + 20);
             // Sixty at once against 20/s with a one-second burst: some must be refused, each saying when to retry.
-            List<StockGuardClient.Response> burst = java.util.stream.IntStream.range(0, 60).mapToObj(i -> one.client()
-                    .reserve(Ids.order("burst"), new StockGuardClient.Line(throttled, 1))).toList();
+            // Sent together, not one after another: on a slow machine sixty requests in a row take
+            // long enough for the bucket to refill between them.
+            List<StockGuardClient.Response> burst;
+            java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(30);
+            try {
+                List<java.util.concurrent.Future<StockGuardClient.Response>> sent = new ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    sent.add(senders.submit(() -> one.client().reserve(Ids.order("burst"),
+                            new StockGuardClient.Line(throttled, 1))));
+                }
+                burst = new ArrayList<>();
+                for (java.util.concurrent.Future<StockGuardClient.Response> response : sent) {
+                    burst.add(response.get(30, java.util.concurrent.TimeUnit.SECONDS));
+                }
+            } finally {
+                senders.shutdownNow();
+            }
             List<StockGuardClient.Response> refusedInBurst = burst.stream().filter(r -> r.status() == 429).toList();
             assertThat(refusedInBurst).isNotEmpty();
             assertThat(refusedInBurst).allSatisfy(r -> {
