@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * StockGuard's embedded tier as a real process: the runnable jar this build packaged, with its own
@@ -92,43 +93,39 @@ final class RunningStockGuard implements AutoCloseable {
         }
     }
 
+    /** Waits until the instance answers healthy, for as long as its start keeps logging. */
     private void awaitHealthy() {
         Instant startedAt = Instant.now();
-        long logged = -1;
-        Instant lastLogged = startedAt;
+        long[] logged = {-1};
+        Instant[] lastLogged = {startedAt};
         try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
             HttpRequest health = HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health"))
                     .timeout(Duration.ofSeconds(5)).build();
-            while (true) {
+            Awaitility.await().atMost(START_MAX).pollInterval(Duration.ofMillis(250)).until(() -> {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("StockGuard exited at start (exit code " + process.exitValue()
                             + "):\n" + output());
                 }
-                try {
-                    if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                        return;
-                    }
-                } catch (IOException notYet) {
-                    // still starting
-                }
                 long size = log.toFile().length();
                 Instant now = Instant.now();
-                if (size != logged) {
-                    logged = size;
-                    lastLogged = now;
+                if (size != logged[0]) {
+                    logged[0] = size;
+                    lastLogged[0] = now;
                 }
-                if (Duration.between(lastLogged, now).compareTo(START_STALL_MAX) > 0
-                        || Duration.between(startedAt, now).compareTo(START_MAX) > 0) {
-                    close();
-                    throw new IllegalStateException("StockGuard was not healthy on port " + port + " after "
-                            + Duration.between(startedAt, now).toSeconds() + " s:\n" + output());
+                if (Duration.between(lastLogged[0], now).compareTo(START_STALL_MAX) > 0) {
+                    throw new IllegalStateException("StockGuard's start stopped logging for " + START_STALL_MAX
+                            + " on port " + port + ":\n" + output());
                 }
-                Thread.sleep(250);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+                try {
+                    return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
+        } catch (RuntimeException e) {
             close();
-            throw new IllegalStateException("interrupted while StockGuard started", e);
+            throw new IllegalStateException("StockGuard was not healthy on port " + port + " after "
+                    + Duration.between(startedAt, Instant.now()).toSeconds() + " s:\n" + output(), e);
         }
     }
 

@@ -44,7 +44,7 @@ public final class ConsoleViews {
     }
 
     /**
-     * @param probeRunning false until the reconciliation probe (issue 6) provides readings
+     * @param probeRunning false while no reconciliation probe provides readings (it is switched off)
      * @param alerts the probe's alert feed; empty while it does not run
      */
     public record Overview(List<OverviewRow> rows, long skuCount, String filter, boolean hotTier,

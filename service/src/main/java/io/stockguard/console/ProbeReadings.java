@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The reconciliation probe as the console shows it: drift per SKU and the alert feed. The probe
- * (issue 6) is not built yet; it slots in as a bean implementing this interface (an adapter in this
- * module over the probe's own API). Until one exists the console says "probe not running" and
- * shows no number: a made-up zero would read as "no drift" at 2 a.m.
+ * The reconciliation probe as the console shows it: drift per SKU and the alert feed, through a
+ * bean implementing this interface (an adapter in this module over the probe's own API). Where none
+ * exists ({@code stockguard.reconciliation.enabled=false}) the console says "probe not running" and shows no number: a
+ * made-up zero would read as "no drift" at 2 a.m.
  */
 public interface ProbeReadings {
 

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A stand-in for the reconciliation probe (issue 6, built elsewhere) with fixed readings, so that
+ * A stand-in for the reconciliation probe with fixed readings, so that
  * the console's drawing of them is what is tested. Deliberately not a component: it is added only
  * to the services that name it ({@code RunningService.start(…, FixedProbeReadings.class)}).
  */

@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Admin: console readings", description = "The overview, a SKU's journal and an order's trace as JSON")
 class ConsoleApiController {
 
-    /** Said instead of a number while no reconciliation probe runs (issue 6). */
+    /** Said instead of a number while no reconciliation probe runs (it is switched off). */
     static final String PROBE_NOT_RUNNING = "probe not running";
 
     private final OperatorConsole console;
