@@ -436,6 +436,12 @@ class HotStoreOwnershipIT {
                     io.stockguard.stock.OrderId.of(order), asked, Duration.ofMinutes(15), false,
                     io.stockguard.platform.Caller.SYSTEM);
             long stale = System.currentTimeMillis() - 120_000;
+            // As a request does it: the record opened first, touched now (a sweeper that meets a line
+            // finds its order in progress), then the lines, then the request goes away.
+            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", command.fingerprint(),
+                    "ln", asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
+                            .orElseThrow(), "c", Long.toString(stale), "e", Long.toString(stale + 900_000), "t", "",
+                    "u", Long.toString(System.currentTimeMillis())));
             try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redis.uri()),
                     io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
                 for (String sku : reservedSkus) {
@@ -452,14 +458,19 @@ class HotStoreOwnershipIT {
                     assertThat(reserved.status()).isEqualTo("OK");
                 }
             }
-            Map<String, String> record = new java.util.HashMap<>(Map.of("st", "OPENING", "fp", command.fingerprint(),
-                    "ln", asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
-                            .orElseThrow(), "c", Long.toString(stale), "e", Long.toString(stale + 900_000), "t", "",
-                    "u", Long.toString(gaveUp ? System.currentTimeMillis() : stale)));
-            if (gaveUp) {
-                record.put("g", "1");
-            }
-            hot.redis().hset("sg:{o:" + order + "}", record);
+            hot.redis().hset("sg:{o:" + order + "}", gaveUp ? Map.of("g", "1") : Map.of("u", Long.toString(stale)));
+        }
+
+        /** A SKU of 10 units in one bucket, with one reserved, so the hot store owns it. */
+        private String warmSku(String name) {
+            String sku = Ids.sku(name);
+            service.client().putSku(sku, 10, 1);
+            service.client().reserve(Ids.order("warm"), new StockGuardClient.Line(sku, 1));
+            return sku;
+        }
+
+        private static io.stockguard.stock.StockLine line(String sku, int qty) {
+            return new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(sku), qty);
         }
 
         /**
@@ -471,16 +482,10 @@ class HotStoreOwnershipIT {
         @Test
         void anOrderLeftWithOneLineOfTwoIsUndoneNotJournaledInPart() {
             StockGuardClient client = service.client();
-            String first = Ids.sku("halfway-a");
-            String second = Ids.sku("halfway-b");
-            client.putSku(first, 10, 1);
-            client.putSku(second, 10, 1);
-            client.reserve(Ids.order("warm"), new StockGuardClient.Line(first, 1));
-            client.reserve(Ids.order("warm"), new StockGuardClient.Line(second, 1));
+            String first = warmSku("halfway-a");
+            String second = warmSku("halfway-b");
             String order = Ids.order("halfway");
-            List<io.stockguard.stock.StockLine> asked = List.of(
-                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(first), 2),
-                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(second), 3));
+            List<io.stockguard.stock.StockLine> asked = List.of(line(first, 2), line(second, 3));
 
             diedHalfWay(order, asked, List.of(first), System.currentTimeMillis() - 120_000, false);
 
@@ -509,16 +514,10 @@ class HotStoreOwnershipIT {
         @Test
         void anOrderGivenUpAfterEveryLineIsJournaledWhole() {
             StockGuardClient client = service.client();
-            String first = Ids.sku("whole-a");
-            String second = Ids.sku("whole-b");
-            client.putSku(first, 10, 1);
-            client.putSku(second, 10, 1);
-            client.reserve(Ids.order("warm"), new StockGuardClient.Line(first, 1));
-            client.reserve(Ids.order("warm"), new StockGuardClient.Line(second, 1));
+            String first = warmSku("whole-a");
+            String second = warmSku("whole-b");
             String order = Ids.order("whole");
-            List<io.stockguard.stock.StockLine> asked = List.of(
-                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(first), 2),
-                    new io.stockguard.stock.StockLine(io.stockguard.stock.SkuId.of(second), 3));
+            List<io.stockguard.stock.StockLine> asked = List.of(line(first, 2), line(second, 3));
 
             diedHalfWay(order, asked, List.of(first, second), System.currentTimeMillis() - 120_000, true);
 
