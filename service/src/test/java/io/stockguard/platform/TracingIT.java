@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
@@ -20,6 +21,8 @@ import io.stockguard.testing.StockGuardClient.Response;
 import io.stockguard.testkit.KafkaCluster;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +51,8 @@ import org.springframework.context.annotation.Bean;
  * sampled), one reservation is one trace under the caller's trace id: the HTTP server span, the
  * Redis script, the Kafka send and, across Kafka, the database writer's apply, and the id the
  * service answers and journals is that trace's. With the default settings nothing is recorded and
- * nothing exported, and the trace ids behave as they did before tracing.
+ * nothing exported, and the trace ids behave as they did before tracing; the OTLP endpoint alone
+ * turns export on.
  */
 class TracingIT {
 
@@ -216,6 +220,50 @@ class TracingIT {
             service.bean(SdkTracerProvider.class).forceFlush().join(10, TimeUnit.SECONDS);
             assertThat(RecordedSpans.RECORDED.get()).as("spans recorded").isZero();
         }
+    }
+
+    /**
+     * The documented switch: the OTLP endpoint alone turns export on. A collector stand-in on
+     * loopback receives the spans of a caller's sampled trace over OTLP/HTTP.
+     */
+    @Test
+    void theOtlpEndpointAloneTurnsExportOn() throws Exception {
+        List<byte[]> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            received.add(exchange.getRequestBody().readAllBytes());
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        collector.start();
+        String endpoint = "http://127.0.0.1:" + collector.getAddress().getPort() + "/v1/traces";
+        try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("management.opentelemetry.tracing.export.otlp.endpoint", endpoint))) {
+            assertThat(service.bean(SpanExporters.class).list()).as("span exporters").hasSize(1);
+            String sku = Ids.sku("exported");
+            assertThat(service.client().putSku(sku, 10).ok()).isTrue();
+            TraceId trace = TraceId.random();
+            Response reserved = reserve(service, Ids.order("exported"), sku,
+                    "00-" + trace.value() + "-00f067aa0ba902b7-01");
+            assertThat(reserved.ok()).as("reservation: %s", reserved.raw().body()).isTrue();
+            byte[] traceBytes = java.util.HexFormat.of().parseHex(trace.value());
+            await().atMost(SPANS_WAIT_MAX).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                service.bean(SdkTracerProvider.class).forceFlush().join(10, TimeUnit.SECONDS);
+                assertThat(received).as("OTLP requests carrying trace %s", trace)
+                        .anySatisfy(body -> assertThat(indexOf(body, traceBytes)).isNotNegative());
+            });
+        } finally {
+            collector.stop(0);
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static Response reserve(RunningService service, String order, String sku, String traceparent) {
