@@ -219,6 +219,12 @@ class TracingIT {
                     .matches("00-" + pair[1] + "-[0-9a-f]{16}-00"));
             service.bean(SdkTracerProvider.class).forceFlush().join(10, TimeUnit.SECONDS);
             assertThat(RecordedSpans.RECORDED.get()).as("spans recorded").isZero();
+
+            // The observations are timers all the same, under the names operations.md gives.
+            String metrics = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
+            assertThat(metrics).contains("stockguard_redis_script_seconds_count{error=\"none\",script=\"reserve\"}",
+                    "stockguard_journal_send_seconds_count{error=\"none\"}",
+                    "stockguard_journal_apply_seconds_count{error=\"none\",journal=\"kafka\"}");
         }
     }
 
