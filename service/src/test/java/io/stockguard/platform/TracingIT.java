@@ -201,6 +201,19 @@ class TracingIT {
             assertThat(started.raw().headers().firstValue("traceparent").orElseThrow())
                     .matches("00-" + answered + "-[0-9a-f]{16}-01");
 
+            // A body refused before anything reads it: the problem names the trace id too.
+            String tooLargeTrace = TraceId.random().value();
+            Response tooLarge = service.client().execute(HttpRequest.newBuilder(
+                            URI.create(service.baseUrl() + "/api/v1/reservations"))
+                    .header("Authorization", "Bearer " + RunningService.API_KEY)
+                    .header("Content-Type", "application/json")
+                    .header("traceparent", "00-" + tooLargeTrace + "-00f067aa0ba902b7-01")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"orderId\":\"" + "x".repeat(70_000) + "\"}"))
+                    .build());
+            assertThat(tooLarge.status()).isEqualTo(413);
+            assertThat(tooLarge.raw().headers().firstValue("X-Trace-Id")).contains(tooLargeTrace);
+            assertThat(tooLarge.text("traceId")).isEqualTo(tooLargeTrace);
+
             // A refused request's problem body names its trace id too.
             String refusedTrace = TraceId.random().value();
             Response refused = reserve(service, Ids.order("untraced"), Ids.sku("missing"),
