@@ -30,6 +30,11 @@ public record TraceId(String value) {
         return new TraceId(HexFormat.of().formatHex(bytes));
     }
 
+    /** The id as written (a tracer's trace id), or null when it is not a valid W3C trace id. */
+    public static TraceId parse(String value) {
+        return value != null && HEX_32.matcher(value).matches() && !value.equals(ALL_ZERO) ? new TraceId(value) : null;
+    }
+
     /** Reads the trace id from a W3C {@code traceparent} header, or returns null if it is malformed. */
     public static TraceId fromTraceparent(String header) {
         if (header == null) {

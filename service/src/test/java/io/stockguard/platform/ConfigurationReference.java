@@ -104,6 +104,12 @@ final class ConfigurationReference {
             new HandRow("logging.structured.format.console", "unset = text lines",
                     "`ecs` or `logstash`: one JSON object per line, a request's lines with its `traceId` "
                             + "([operations.md](operations.md#logs))"),
+            new HandRow("management.opentelemetry.tracing.export.otlp.endpoint", "unset = no export",
+                    "a collector's OTLP/HTTP endpoint (`http://…:4318/v1/traces`): spans are recorded and exported "
+                            + "([operations.md](operations.md#tracing))"),
+            new HandRow("management.tracing.sampling.probability", "%s",
+                    "once spans are exported, the share of new traces recorded; a caller's sampled `traceparent` "
+                            + "is always followed"),
             new HandRow("stockguard.data-dir", "%s", "embedded tier: PostgreSQL data and generated keys"),
             new HandRow("stockguard.embedded.postgres-port", "random", "fixed port for the embedded PostgreSQL"));
 

@@ -22,6 +22,16 @@ class TraceIdTest {
     }
 
     @Test
+    void parsesATracersIdAndRefusesWhatIsNotOne() {
+        assertThat(TraceId.parse("4bf92f3577b34da6a3ce929d0e0e4736"))
+                .isEqualTo(new TraceId("4bf92f3577b34da6a3ce929d0e0e4736"));
+        assertThat(TraceId.parse(null)).isNull();
+        assertThat(TraceId.parse("")).as("a no-op tracer's id").isNull();
+        assertThat(TraceId.parse("0".repeat(32))).isNull();
+        assertThat(TraceId.parse("4BF92F3577B34DA6A3CE929D0E0E4736")).isNull();
+    }
+
+    @Test
     void randomIdsAreValidAndDistinct() {
         assertThat(TraceId.random()).isNotEqualTo(TraceId.random());
         assertThat(TraceId.random().value()).hasSize(32);

@@ -51,18 +51,18 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService startRedis(TestDatabase database, String redisUrl, boolean cluster,
-            Map<String, String> settings) {
+            Map<String, String> settings, Class<?>... configurations) {
         // Two cores run the test, the service, PostgreSQL and Redis: a generous command timeout keeps
         // a busy machine from reading as a Redis failure. Tests that inject failures set their own.
         Map<String, String> all = new HashMap<>(Map.of("stockguard.ledger", "redis", "stockguard.redis.url", redisUrl,
                 "stockguard.redis.cluster", Boolean.toString(cluster), "stockguard.redis.command-timeout", "2s"));
         all.putAll(settings);
-        return start(database, all);
+        return start(database, all, configurations);
     }
 
     /** A fresh service of the full tier: the Redis ledger with Kafka as its journal (one-broker settings). */
     public static RunningService startFull(TestDatabase database, String redisUrl, String kafkaServers,
-            Map<String, String> settings) {
+            Map<String, String> settings, Class<?>... configurations) {
         Map<String, String> all = new HashMap<>(Map.of("stockguard.journal", "kafka",
                 "stockguard.kafka.bootstrap-servers", kafkaServers, "stockguard.kafka.replication-factor", "1",
                 "stockguard.kafka.min-insync-replicas", "1", "stockguard.kafka.partitions", "4",
@@ -71,7 +71,7 @@ public final class RunningService implements AutoCloseable {
                 // keep a busy machine from reading as a Kafka failure. Tests of failures set their own.
                 "stockguard.kafka.produce-timeout", "5s", "stockguard.kafka.request-timeout", "4s"));
         all.putAll(settings);
-        return startRedis(database, redisUrl, false, all);
+        return startRedis(database, redisUrl, false, all, configurations);
     }
 
     /**

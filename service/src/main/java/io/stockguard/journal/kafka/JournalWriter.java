@@ -2,9 +2,15 @@ package io.stockguard.journal.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.ReceiverContext;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.SynchronousJournal;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +27,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -33,6 +40,11 @@ import org.springframework.context.SmartLifecycle;
  * unavailable the same events are retried, with backoff, for as long as it takes; an event that
  * fails for any other reason is retried a few times alone and then set aside as a dead letter, so
  * that one bad event cannot stop the journal.
+ *
+ * <p>Each record applied is observed as {@code stockguard.journal.apply} from its poll until its
+ * batch is applied (or it is set aside): a consumer span whose parent is read from the record's
+ * {@code traceparent} header, so with tracing on the database apply shows in the trace of the
+ * request that journaled the event.
  */
 final class JournalWriter implements SmartLifecycle {
 
@@ -48,6 +60,7 @@ final class JournalWriter implements SmartLifecycle {
     private final MeterRegistry meters;
     private final Timer applyLag;
     private final Clock clock;
+    private final ObservationRegistry observations;
     private volatile boolean running;
     private volatile Consumer<String, byte[]> consumer;
     /** Why the last attempt failed; written and read by the writer thread only. */
@@ -55,7 +68,9 @@ final class JournalWriter implements SmartLifecycle {
     private Thread thread;
 
     JournalWriter(Supplier<Consumer<String, byte[]>> consumers, String topic, EventApplier applier, EventCodec codec,
-            DeadLetterKeeper deadLetters, KafkaProperties.Writer settings, MeterRegistry meters, Clock clock) {
+            DeadLetterKeeper deadLetters, KafkaProperties.Writer settings, MeterRegistry meters, Clock clock,
+            ObservationRegistry observations) {
+        this.observations = observations;
         this.consumers = consumers;
         this.topic = topic;
         this.applier = applier;
@@ -143,35 +158,63 @@ final class JournalWriter implements SmartLifecycle {
     private boolean applyAll(ConsumerRecords<String, byte[]> records) {
         List<ConsumerRecord<String, byte[]>> sources = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> record : records) {
-            try {
-                events.add(codec.decode(record.value()));
-                sources.add(record);
-            } catch (IllegalArgumentException e) {
-                // Reading it again will not make it readable: set aside at once.
-                deadLetters.keep(record, null, e.getMessage(), 1);
-            }
-        }
-        if (events.isEmpty()) {
-            return true;
-        }
-        Boolean applied = applyWithRetries(events);
-        if (applied == null) {
-            return false;
-        }
-        if (!applied) {
-            for (int i = 0; i < events.size(); i++) {
-                if (applyAlone(sources.get(i), events.get(i)) == null) {
-                    return false;
+        List<Observation> applying = new ArrayList<>();
+        try {
+            for (ConsumerRecord<String, byte[]> record : records) {
+                Observation observation = observeApplying(record);
+                try {
+                    events.add(codec.decode(record.value()));
+                    sources.add(record);
+                    applying.add(observation);
+                } catch (IllegalArgumentException e) {
+                    // Reading it again will not make it readable: set aside at once.
+                    observation.error(e);
+                    observation.stop();
+                    deadLetters.keep(record, null, e.getMessage(), 1);
                 }
             }
+            if (events.isEmpty()) {
+                return true;
+            }
+            Boolean applied = applyWithRetries(events);
+            if (applied == null) {
+                return false;
+            }
+            if (!applied) {
+                for (int i = 0; i < events.size(); i++) {
+                    if (applyAlone(sources.get(i), events.get(i), applying.get(i)) == null) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } finally {
+            applying.forEach(Observation::stop);
         }
-        return true;
     }
 
-    private Boolean applyAlone(ConsumerRecord<String, byte[]> source, StockEvent event) {
+    /** Starts the observation of one record's apply, a child of the trace context in its headers. */
+    private Observation observeApplying(ConsumerRecord<String, byte[]> record) {
+        return Observation.createNotStarted(SynchronousJournal.APPLY_OBSERVATION, () -> {
+            ReceiverContext<ConsumerRecord<String, byte[]>> context = new ReceiverContext<>(JournalWriter::header,
+                    Kind.CONSUMER);
+            context.setCarrier(record);
+            context.setRemoteServiceName("kafka");
+            return context;
+        }, observations).lowCardinalityKeyValue(SynchronousJournal.JOURNAL_KEY, "kafka")
+                .highCardinalityKeyValue("messaging.destination.name", record.topic())
+                .highCardinalityKeyValue("messaging.kafka.offset", Long.toString(record.offset())).start();
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String key) {
+        Header header = record.headers().lastHeader(key);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private Boolean applyAlone(ConsumerRecord<String, byte[]> source, StockEvent event, Observation observation) {
         Boolean applied = applyWithRetries(List.of(event));
         if (Boolean.FALSE.equals(applied)) {
+            observation.error(new IllegalStateException("set aside as a dead letter: " + lastFailure));
             deadLetters.keep(source, event, lastFailure, settings.attemptsBeforeDeadLetter());
         }
         return applied;

@@ -3,9 +3,14 @@ package io.stockguard.journal.kafka;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.SenderContext;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.SynchronousJournal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,10 +34,15 @@ import org.slf4j.LoggerFactory;
  * into the database (slower, still durable before the answer); a breaker keeps later requests
  * from waiting on a Kafka that is down. Only when both fail is the change not acknowledged, and
  * then it may still be in Kafka: the caller must treat it as possibly recorded.
+ *
+ * <p>Each send is observed as {@code stockguard.journal.send} (a producer span of the request's
+ * trace when tracing is on), and its trace context travels in every record's {@code traceparent}
+ * header, so the database writer's apply joins the request's trace (see {@link JournalWriter}).
  */
 final class KafkaJournal implements DurableJournal {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaJournal.class);
+    static final String SEND_OBSERVATION = "stockguard.journal.send";
 
     private final Producer<String, byte[]> producer;
     private final EventCodec codec;
@@ -42,9 +52,12 @@ final class KafkaJournal implements DurableJournal {
     private final long produceTimeoutNanos;
     private final MeterRegistry meters;
     private final Timer produceLatency;
+    private final ObservationRegistry observations;
 
     KafkaJournal(Producer<String, byte[]> producer, EventCodec codec, EventPartitions partitions,
-            DurableJournal database, CircuitBreaker breaker, KafkaProperties properties, MeterRegistry meters) {
+            DurableJournal database, CircuitBreaker breaker, KafkaProperties properties, MeterRegistry meters,
+            ObservationRegistry observations) {
+        this.observations = observations;
         this.producer = producer;
         this.codec = codec;
         this.partitions = partitions;
@@ -85,7 +98,7 @@ final class KafkaJournal implements DurableJournal {
 
     private void send(List<StockEvent> events, long started) throws ExecutionException, TimeoutException,
             InterruptedException {
-        List<Future<RecordMetadata>> sent = new ArrayList<>(events.size());
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(events.size());
         for (StockEvent event : events) {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(partitions.topic(),
                     partitions.of(event.skuId()), event.skuId().value(), codec.encode(event));
@@ -93,11 +106,39 @@ final class KafkaJournal implements DurableJournal {
                 record.headers().add(new RecordHeader("trace-id",
                         event.traceId().value().getBytes(StandardCharsets.UTF_8)));
             }
-            sent.add(producer.send(record));
+            records.add(record);
         }
-        for (Future<RecordMetadata> future : sent) {
-            long left = produceTimeoutNanos - (System.nanoTime() - started);
-            future.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+        // Starting the observation writes its trace context into every record (see inject).
+        Observation observation = Observation.createNotStarted(SEND_OBSERVATION, () -> {
+            SenderContext<List<ProducerRecord<String, byte[]>>> context = new SenderContext<>(KafkaJournal::inject,
+                    Kind.PRODUCER);
+            context.setCarrier(records);
+            context.setRemoteServiceName("kafka");
+            return context;
+        }, observations).highCardinalityKeyValue("messaging.destination.name", partitions.topic())
+                .highCardinalityKeyValue(SynchronousJournal.EVENTS_KEY, Integer.toString(events.size())).start();
+        try {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+            for (ProducerRecord<String, byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            for (Future<RecordMetadata> future : sent) {
+                long left = produceTimeoutNanos - (System.nanoTime() - started);
+                future.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+            }
+        } catch (Exception e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+        }
+    }
+
+    /** Sets a trace context header (W3C {@code traceparent}) on every record of one send. */
+    private static void inject(List<ProducerRecord<String, byte[]>> records, String key, String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        for (ProducerRecord<String, byte[]> record : records) {
+            record.headers().remove(key).add(key, bytes);
         }
     }
 

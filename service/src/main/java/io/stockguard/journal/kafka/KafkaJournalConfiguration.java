@@ -5,6 +5,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.journal.DeadLetterReplay;
 import io.stockguard.journal.DeadLetters;
@@ -124,21 +125,24 @@ class KafkaJournalConfiguration {
 
     @Bean
     DurableJournal kafkaJournal(Producer<String, byte[]> kafkaProducer, EventPartitions eventPartitions,
-            EventApplier applier, CircuitBreaker kafkaBreaker, KafkaProperties properties, MeterRegistry meters) {
-        DurableJournal database = new SynchronousJournal(applier, FALLBACK_BATCH_EVENTS_MAX, properties.produceTimeout());
+            EventApplier applier, CircuitBreaker kafkaBreaker, KafkaProperties properties, MeterRegistry meters,
+            ObservationRegistry observations) {
+        DurableJournal database = new SynchronousJournal(applier, FALLBACK_BATCH_EVENTS_MAX, properties.produceTimeout(),
+                observations);
         return new KafkaJournal(kafkaProducer, new EventCodec(), eventPartitions, database, kafkaBreaker, properties,
-                meters);
+                meters, observations);
     }
 
     @Bean
     JournalWriter journalWriter(KafkaProperties properties, KafkaClients clients, EventApplier applier,
             DeadLetters deadLetters, Producer<String, byte[]> kafkaProducer, ApplicationEventPublisher events,
-            MeterRegistry meters, Clock clock) {
+            MeterRegistry meters, Clock clock, ObservationRegistry observations) {
         DeadLetterKeeper keeper = new DeadLetterKeeper(deadLetters, kafkaProducer, properties.deadLetterTopic(), events,
                 meters, clock);
         return new JournalWriter(
                 () -> new KafkaConsumer<>(clients.consumer(), new StringDeserializer(), new ByteArrayDeserializer()),
-                properties.topic(), applier, new EventCodec(), keeper, properties.writer(), meters, clock);
+                properties.topic(), applier, new EventCodec(), keeper, properties.writer(), meters, clock,
+                observations);
     }
 
     @Bean

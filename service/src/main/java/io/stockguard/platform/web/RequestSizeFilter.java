@@ -20,10 +20,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Refuses request bodies above a fixed size before anything parses them. The largest legitimate
  * body (an order with the maximum number of lines) is a few kilobytes, so 64 KiB leaves room
  * without letting one caller make the service parse megabytes. A declared length is checked up
- * front; a chunked body is cut off while it is read.
+ * front; a chunked body is cut off while it is read. Runs right after the {@link TraceFilter}, so a
+ * refused body's problem still names the request's trace id.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 1)
+@Order(Ordered.HIGHEST_PRECEDENCE + 3)
 class RequestSizeFilter extends OncePerRequestFilter {
 
     static final DataSize BODY_SIZE_MAX = DataSize.ofKilobytes(64);

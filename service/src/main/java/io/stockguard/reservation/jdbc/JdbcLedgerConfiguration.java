@@ -1,6 +1,7 @@
 package io.stockguard.reservation.jdbc;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
@@ -114,7 +115,8 @@ class JdbcLedgerConfiguration {
     /** The standard tier's journal: the database itself, group-committed. The full tier replaces it. */
     @Bean
     @ConditionalOnProperty(name = "stockguard.journal", havingValue = "database", matchIfMissing = true)
-    DurableJournal synchronousJournal(EventApplier journalApplier, ReservationProperties properties) {
-        return new SynchronousJournal(journalApplier, 2_000, properties.coalescing().waitMax());
+    DurableJournal synchronousJournal(EventApplier journalApplier, ReservationProperties properties,
+            ObservationRegistry observations) {
+        return new SynchronousJournal(journalApplier, 2_000, properties.coalescing().waitMax(), observations);
     }
 }

@@ -22,6 +22,8 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,11 +37,14 @@ import java.util.function.Supplier;
 /**
  * The one door to Redis: standalone, Sentinel or Cluster behind the same calls, every call
  * bounded by a timeout and counted by the circuit breaker. Scripts are called by SHA-1; a node
- * that does not know a script (a restart, a failover) is sent the body once.
+ * that does not know a script (a restart, a failover) is sent the body once. Each script call of
+ * the hot path is observed as {@code stockguard.redis.script}: a span of the request's trace when
+ * tracing is on (docs/operations.md, "Tracing"), and a timer by script.
  */
 final class RedisGateway implements AutoCloseable {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisGateway.class);
+    static final String SCRIPT_OBSERVATION = "stockguard.redis.script";
 
     /** Redis could not be used: down, too slow, or the breaker is open. Nothing is known to be applied. */
     static final class HotStoreUnavailable extends RuntimeException {
@@ -56,9 +61,15 @@ final class RedisGateway implements AutoCloseable {
     private final CircuitBreaker breaker;
     private final Duration timeout;
     private final boolean cluster;
+    private final ObservationRegistry observations;
 
     RedisGateway(RedisProperties properties, CircuitBreaker breaker) {
+        this(properties, breaker, ObservationRegistry.NOOP);
+    }
+
+    RedisGateway(RedisProperties properties, CircuitBreaker breaker, ObservationRegistry observations) {
         this.breaker = breaker;
+        this.observations = observations;
         this.timeout = properties.commandTimeout();
         this.cluster = properties.cluster();
         SocketOptions socket = SocketOptions.builder().connectTimeout(properties.connectTimeout()).build();
@@ -140,9 +151,22 @@ final class RedisGateway implements AutoCloseable {
         return breaker;
     }
 
-    /** Runs a script and returns its reply (a list of Long and String values). */
+    /**
+     * Runs a script and returns its reply (a list of Long and String values). Observed without
+     * putting the observation in scope: nothing called inside is observed, and a scope would cost
+     * every call a change of the thread's context and log context.
+     */
     List<Object> run(Script script, List<String> keys, List<String> arguments) {
-        return call(() -> await(runAsync(script, keys, arguments)));
+        Observation observation = Observation.createNotStarted(SCRIPT_OBSERVATION, observations)
+                .lowCardinalityKeyValue("script", script.tag()).start();
+        try {
+            return call(() -> await(runAsync(script, keys, arguments)));
+        } catch (RuntimeException e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+        }
     }
 
     /** Sends a script without waiting; for pipelined bulk work such as preheat. Not counted by the breaker. */

@@ -5,6 +5,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
@@ -53,8 +54,9 @@ class RedisLedgerConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    RedisGateway redisGateway(RedisProperties properties, CircuitBreaker redisBreaker) {
-        return new RedisGateway(properties, redisBreaker);
+    RedisGateway redisGateway(RedisProperties properties, CircuitBreaker redisBreaker,
+            ObservationRegistry observations) {
+        return new RedisGateway(properties, redisBreaker, observations);
     }
 
     @Bean

@@ -24,11 +24,18 @@ enum Script {
     private final String file;
     private final String body;
     private final String sha;
+    private final String tag;
 
     Script(String file) {
         this.file = file;
+        this.tag = file.substring(0, file.length() - ".lua".length());
         this.body = read(file);
         this.sha = sha1(body);
+    }
+
+    /** How observations and metrics name the script: the file's name without {@code .lua}. */
+    String tag() {
+        return tag;
     }
 
     String file() {
