@@ -52,7 +52,7 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
                     .map(i -> new Target(i.name(), i.baseUrl())).toList();
             Api api = new Api(REQUEST_TIMEOUT);
             Catalogue catalogue = Catalogue.standard();
-            Workload workload = new Workload(targets, api, history, catalogue);
+            Workload workload = new Workload(targets, api, REQUEST_TIMEOUT, history, catalogue);
             workload.createCatalogue();
             workload.start(clients, seed);
             FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis(), folder);

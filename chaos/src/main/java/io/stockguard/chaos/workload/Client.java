@@ -9,17 +9,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
  * One order service's thread: reserves (one line on the hot SKU, or one or two over the small
  * ones), confirms, cancels, reads, restocks and adjusts, each recorded in the history. A request
  * that gets no answer or a 503 is retried with the same ids on the next instance, as the API
  * asks order services to do. Its choices come from its own seeded random source.
+ *
+ * <p>Some order services send their reservations, confirms, cancels and order reads through
+ * StockGuard's Java client ({@link JavaClientCalls}), which retries on one instance by itself;
+ * only when it gives up unresolved does the thread go on to the next instance. The others, and
+ * every call the client does not offer (reserve-and-confirm, stock reads with buckets, restock,
+ * adjust), speak HTTP directly, one attempt per history entry.
  */
 final class Client implements Runnable {
 
     /** Attempts at one operation (the first and its retries). */
     private static final int ATTEMPTS_MAX = 6;
+    /** Calls through the Java client at one operation, each on the next instance (each retries by itself). */
+    private static final int JAVA_CLIENT_CALLS_MAX = 3;
     private static final Duration BACKOFF_FIRST = Duration.ofMillis(100);
     private static final Duration BACKOFF_MAX = Duration.ofSeconds(2);
     /** Holds kept short enough to expire during a run, and long ones that never do. */
@@ -32,6 +41,8 @@ final class Client implements Runnable {
     private final Random random;
     private final List<Target> instances;
     private final Api api;
+    /** Null for an order service that speaks HTTP directly. */
+    private final JavaClientCalls javaClient;
     private final History history;
     private final Catalogue catalogue;
     private final String orderPrefix;
@@ -43,9 +54,11 @@ final class Client implements Runnable {
 
     private final long startNanos;
 
-    Client(int id, long seed, List<Target> instances, Api api, History history, Catalogue catalogue, long startNanos) {
+    Client(int id, long seed, List<Target> instances, Api api, JavaClientCalls javaClient, History history,
+            Catalogue catalogue, long startNanos) {
         this.startNanos = startNanos;
-        this.process = "c" + id;
+        this.process = "c" + id + (javaClient == null ? "" : "-java");
+        this.javaClient = javaClient;
         this.random = new Random(seed * 1_000 + id);
         this.instances = instances;
         this.api = api;
@@ -137,22 +150,33 @@ final class Client implements Runnable {
             body.put("ttlSeconds", ttl);
         }
         Op template = op("reserve").order(order).lines(lines).commit(commit).ttl(commit ? null : ttl).build();
-        Op done = attempt(template, "POST", "/api/v1/reservations", body);
+        Op done = javaClient != null && !commit
+                ? throughJavaClient(template, instance -> javaClient.reserve(instance, order, lines, ttl))
+                : attempt(template, "POST", "/api/v1/reservations", body);
         remember(order, done);
     }
 
     private void confirm(String order) {
-        remember(order, attempt(op("confirm").order(order).build(), "POST",
-                "/api/v1/reservations/" + order + "/confirm", null));
+        Op template = op("confirm").order(order).build();
+        remember(order, javaClient != null
+                ? throughJavaClient(template, instance -> javaClient.confirm(instance, order))
+                : attempt(template, "POST", "/api/v1/reservations/" + order + "/confirm", null));
     }
 
     private void cancel(String order) {
-        remember(order, attempt(op("cancel").order(order).build(), "POST",
-                "/api/v1/reservations/" + order + "/cancel", null));
+        Op template = op("cancel").order(order).build();
+        remember(order, javaClient != null
+                ? throughJavaClient(template, instance -> javaClient.cancel(instance, order))
+                : attempt(template, "POST", "/api/v1/reservations/" + order + "/cancel", null));
     }
 
     private void readOrder(String order) {
-        attempt(op("read-order").order(order).build(), "GET", "/api/v1/reservations/" + order, null);
+        Op template = op("read-order").order(order).build();
+        if (javaClient != null) {
+            throughJavaClient(template, instance -> javaClient.read(instance, order));
+        } else {
+            attempt(template, "GET", "/api/v1/reservations/" + order, null);
+        }
     }
 
     private void readSku(String sku) {
@@ -200,6 +224,25 @@ final class Client implements Runnable {
             Duration wait = Answers.retryAfter(answer).orElse(backoff);
             LockSupport.parkNanos(Math.min(wait.toNanos(), BACKOFF_MAX.toNanos()));
             backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
+        }
+        return completion;
+    }
+
+    /**
+     * One call through the Java client per instance, until one ends with a definite outcome: each
+     * call is an invocation and a completion in the history, whatever its own retries were.
+     */
+    private Op throughJavaClient(Op template, Function<Target, JavaClientCalls.Outcome> call) {
+        Op completion = null;
+        for (int calls = 1; calls <= JAVA_CLIENT_CALLS_MAX; calls++) {
+            Target instance = instances.get(Math.floorMod(instanceTurn++, instances.size()));
+            Op invoked = history.invoke(template.withInstance(instance.name()));
+            JavaClientCalls.Outcome outcome = call.apply(instance);
+            completion = history.complete(invoked, JavaClientCalls.type(outcome),
+                    op -> JavaClientCalls.describe(op, outcome));
+            if (outcome.ended() || stopping) {
+                return completion;
+            }
         }
         return completion;
     }

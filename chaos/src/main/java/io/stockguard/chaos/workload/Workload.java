@@ -19,9 +19,11 @@ public final class Workload {
     private final Catalogue catalogue;
     private final List<Client> clients = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final JavaClientCalls javaClient;
 
-    public Workload(List<Target> instances, Api api, History history, Catalogue catalogue) {
+    public Workload(List<Target> instances, Api api, Duration requestTimeout, History history, Catalogue catalogue) {
         this.instances = instances;
+        this.javaClient = new JavaClientCalls(instances, requestTimeout);
         this.api = api;
         this.history = history;
         this.catalogue = catalogue;
@@ -52,7 +54,9 @@ public final class Workload {
     public void start(int clientCount, long seed) {
         long startNanos = System.nanoTime();
         for (int i = 0; i < clientCount; i++) {
-            Client client = new Client(i, seed, instances, api, history, catalogue, startNanos);
+            // Every other order service uses the Java client, so both ways of calling meet every fault.
+            Client client = new Client(i, seed, instances, api, i % 2 == 1 ? javaClient : null, history, catalogue,
+                    startNanos);
             clients.add(client);
             threads.add(Thread.ofPlatform().name("chaos-client-" + i).start(client));
         }
@@ -68,8 +72,9 @@ public final class Workload {
                 thread.join(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
         }
+        javaClient.close();
     }
 }
