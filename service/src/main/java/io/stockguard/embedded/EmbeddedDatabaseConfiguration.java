@@ -39,6 +39,7 @@ class EmbeddedDatabaseConfiguration {
         Files.createDirectories(directory.getParent());
         int port = environment.getProperty("stockguard.embedded.postgres-port", Integer.class, 0);
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setPgBinaryResolver(new PostgresBinaries())
                 .setDataDirectory(directory)
                 .setCleanDataDirectory(false)
                 .setPGStartupWait(STARTUP_WAIT_MAX)

