@@ -18,7 +18,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
     static final String USAGE = """
             usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads,sku-reads]
                                       [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|jdk] [--profile]
+                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|client] [--profile]
                                       [--out=bench-results]
               --quick        smaller scenarios, 8 and 64 clients
               --smoke        tiny sizes, seconds per run: checks that every contender and report still works
@@ -33,7 +33,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
               --time-limit   longest one run may take; a run stopped early says so
               --repeat       runs per contender and concurrency, interleaved; the median is reported
               --http-client  the *-http contenders' client: lean (default: one keep-alive socket per
-                             client, answers parsed by hand) or jdk (java.net.http.HttpClient)
+                             client, answers parsed by hand) or client (the StockGuard Java client,
+                             one per client, without retries)
               --profile      a JFR recording of each measured run, in the results folder, named
                              scenario-contender-clients-round.jfr
               --out          folder for results.json, report.html and summary.md (not committed)

@@ -212,7 +212,7 @@ public class LedgerContender implements Contender {
         Session calls = switch (transport) {
             case IN_PROCESS -> new InProcessSession(service.getBean(Reservations.class));
             case LEAN_HTTP -> new LeanHttpSession(port(), API_KEY, connections);
-            case JDK_HTTP -> new JdkHttpSession(port(), API_KEY);
+            case CLIENT -> new StockGuardClientSession(port(), API_KEY);
         };
         return new Acknowledging(calls);
     }

@@ -4,10 +4,11 @@ import io.stockguard.bench.Contender.Attempt;
 import io.stockguard.bench.Contender.Outcome;
 
 /**
- * The two calls the bench makes on StockGuard's HTTP API and what their answers mean, in one place
- * for both HTTP clients: {@code POST /api/v1/reservations} (201 or 200 sold; a problem whose code is
+ * The two calls the lean client makes on StockGuard's HTTP API and what their answers mean:
+ * {@code POST /api/v1/reservations} (201 or 200 sold; a problem whose code is
  * {@code INSUFFICIENT_STOCK} sold out; anything else an error) and {@code GET /api/v1/skus/{id}}
- * (its {@code available}).
+ * (its {@code available}). {@link StockGuardClientSession} gives the client's outcomes the same
+ * meanings.
  */
 final class StockApi {
 

@@ -9,8 +9,8 @@ public enum Transport {
     IN_PROCESS("in process"),
     /** HTTP/1.1 through {@link LeanHttp}: one keep-alive socket per session, answers parsed by hand. */
     LEAN_HTTP("over HTTP/1.1 with the bench's lean client (one keep-alive socket per session)"),
-    /** HTTP/1.1 through the JDK's {@code HttpClient}, one per session: a general-purpose client's costs included. */
-    JDK_HTTP("over HTTP/1.1 with the JDK's HttpClient (one per session)");
+    /** HTTP/1.1 through {@link io.stockguard.client.StockGuardClient}: what an order service using our client gets. */
+    CLIENT("over HTTP/1.1 with the StockGuard Java client (JDK HttpClient underneath, one per session)");
 
     private final String phrase;
 
@@ -18,12 +18,12 @@ public enum Transport {
         this.phrase = phrase;
     }
 
-    /** The HTTP transport of {@code --http-client}: {@code lean} or {@code jdk}. */
+    /** The HTTP transport of {@code --http-client}: {@code lean} or {@code client}. */
     public static Transport http(String client) {
         return switch (client.toLowerCase(Locale.ROOT)) {
             case "lean" -> LEAN_HTTP;
-            case "jdk" -> JDK_HTTP;
-            default -> throw new IllegalArgumentException("--http-client is lean or jdk, not " + client);
+            case "client" -> CLIENT;
+            default -> throw new IllegalArgumentException("--http-client is lean or client, not " + client);
         };
     }
 
