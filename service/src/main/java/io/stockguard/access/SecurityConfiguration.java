@@ -6,6 +6,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.Set;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,7 +24,10 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.SecurityContextHolderFilter;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfException;
+import org.springframework.security.web.csrf.CsrfTokenRepository;
+import org.springframework.security.web.savedrequest.CookieRequestCache;
 
 /**
  * The access rules, in two chains. The console ({@code /console/**}) is for people: form login,
@@ -32,6 +36,11 @@ import org.springframework.security.web.csrf.CsrfException;
  * stateless, authenticated by bearer keys; it also honours an existing console session on the
  * admin API (so operators' sessions can use it), and exactly those session-borne changes must
  * carry the session's CSRF token. A request with a key carries no cookie to forge and needs none.
+ *
+ * <p>Only a login makes a session. Sessions are rows in the shared database, so a visitor who
+ * never logs in (a scanner, a load balancer's check, anyone opening the login page) must not make
+ * one: the CSRF token lives in its own cookie (checked against the form's or header's copy) and
+ * the page asked for before the login in another, not in a session.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({AccessProperties.class, PeopleProperties.class})
@@ -48,6 +57,8 @@ class SecurityConfiguration {
     private static final String[] OPERATOR_CONSOLE = {"/console/skus/*/freeze", "/console/skus/*/unfreeze",
             "/console/skus/*/rebuild", "/console/skus/*/throttle", "/console/skus/*/heal", "/console/preheat", "/console/dead-letters/*/replay"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    static final String CSRF_COOKIE = "CONSOLE-CSRF";
+    static final String CSRF_HEADER = "X-CSRF-TOKEN";
 
     /**
      * Spring Security observes each filter of a chain, each authentication and each authorization:
@@ -72,17 +83,44 @@ class SecurityConfiguration {
         return new ApiKeys(properties);
     }
 
+    /**
+     * CSRF tokens in a cookie of their own, for both chains, so that none needs a session. The
+     * cookie is HttpOnly (pages carry the token they need) and SameSite=Strict, Secure whenever
+     * the session cookie is told to be (behind a load balancer that ends TLS), and the header
+     * keeps the name the API documents.
+     */
+    @Bean
+    CsrfTokenRepository csrfTokens(@Value("${server.servlet.session.cookie.secure:false}") boolean secure) {
+        CookieCsrfTokenRepository tokens = new CookieCsrfTokenRepository();
+        tokens.setCookieName(CSRF_COOKIE);
+        tokens.setHeaderName(CSRF_HEADER);
+        tokens.setCookiePath("/");
+        tokens.setCookieCustomizer(cookie -> {
+            cookie.sameSite("Strict");
+            if (secure) {
+                cookie.secure(true);
+            }
+        });
+        return tokens;
+    }
+
     @Bean
     @Order(1)
     SecurityFilterChain consoleSecurity(HttpSecurity http, People people, LoginThrottle throttle,
-            PasswordEncoder passwords, Clock clock) throws Exception {
+            PasswordEncoder passwords, Clock clock, CsrfTokenRepository csrfTokens) throws Exception {
+        // The page asked for before the login waits in a cookie, not a session (see above); the
+        // success handler reads it from the same place.
+        var askedBeforeLogin = new CookieRequestCache();
         var afterLogin = new SavedRequestAwareAuthenticationSuccessHandler();
+        afterLogin.setRequestCache(askedBeforeLogin);
         afterLogin.setDefaultTargetUrl("/console");
         var denied = new AccessDeniedHandlerImpl();
         denied.setErrorPage("/console/denied");
         http.securityMatcher("/console/**")
                 .authenticationProvider(new PasswordLogin(people, throttle, passwords, clock))
                 .addFilterAfter(new PersonSessionFilter(people), SecurityContextHolderFilter.class)
+                .csrf(csrf -> csrf.csrfTokenRepository(csrfTokens))
+                .requestCache(cache -> cache.requestCache(askedBeforeLogin))
                 .formLogin(form -> form.loginPage("/console/login").loginProcessingUrl("/console/login")
                         // The session's lifetime is the people's session timeout from its start (ConsoleSessions).
                         .successHandler(afterLogin)
@@ -107,12 +145,13 @@ class SecurityConfiguration {
 
     @Bean
     @Order(2)
-    SecurityFilterChain apiSecurity(HttpSecurity http, ApiKeys keys, People people, ProblemWriter problems)
-            throws Exception {
+    SecurityFilterChain apiSecurity(HttpSecurity http, ApiKeys keys, People people, ProblemWriter problems,
+            CsrfTokenRepository csrfTokens) throws Exception {
         var keyFilter = new ApiKeyAuthenticationFilter(keys, problems);
         var sessions = new HttpSessionSecurityContextRepository();
         sessions.setAllowSessionCreation(false);
-        http.csrf(csrf -> csrf.requireCsrfProtectionMatcher(SecurityConfiguration::changeBySession))
+        http.csrf(csrf -> csrf.csrfTokenRepository(csrfTokens)
+                        .requireCsrfProtectionMatcher(SecurityConfiguration::changeBySession))
                 .securityContext(context -> context.securityContextRepository(sessions))
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .httpBasic(basic -> basic.disable())
@@ -135,7 +174,7 @@ class SecurityConfiguration {
                         })
                         .accessDeniedHandler((request, response, e) -> problems.write(request, response,
                                 ProblemCode.FORBIDDEN, e instanceof CsrfException
-                                        ? "a change made with a console session must carry the session's CSRF token "
+                                        ? "a change made with a console session must carry the console's CSRF token "
                                                 + "(header X-CSRF-TOKEN); scripts should use a key instead"
                                         : "this caller may not use this endpoint")));
         return http.build();

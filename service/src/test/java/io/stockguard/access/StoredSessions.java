@@ -30,6 +30,11 @@ final class StoredSessions {
         return new String(Base64.getDecoder().decode(cookie), StandardCharsets.UTF_8);
     }
 
+    /** Sessions nobody logged in to: what anonymous visitors would leave behind. */
+    int anonymous() {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM CONSOLE_SESSION WHERE principal_name IS NULL", Integer.class);
+    }
+
     boolean exists(String sessionId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM CONSOLE_SESSION WHERE session_id = ?", Integer.class,
                 sessionId) == 1;
