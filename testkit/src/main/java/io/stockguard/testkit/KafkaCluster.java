@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
@@ -36,6 +38,8 @@ public final class KafkaCluster implements AutoCloseable {
     private final int controllerPort;
     /** The controller (combined with broker 1 for a single node), then the brokers by id. */
     private final Map<Integer, Node> nodes = new LinkedHashMap<>();
+    /** Every port handed to a listener of this cluster, so that no two share one. */
+    private final Set<Integer> portsGiven = new HashSet<>();
     private final int brokerCount;
     private int fixedBrokerPort;
     /** The one login a broker's second listener accepts, or null for none. */
@@ -375,13 +379,23 @@ public final class KafkaCluster implements AutoCloseable {
         return configured.isBlank() ? System.getProperty("java.class.path") : configured;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A port free now and not yet given to another listener of this cluster: the kernel may hand
+     * out a port again once the probe socket closes, and two listeners of one cluster on one port
+     * fail the broker's start ("Address already in use").
+     */
+    private int freePort() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                socket.setReuseAddress(true);
+                if (portsGiven.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        throw new IllegalStateException("no free port unlike " + portsGiven + " in 100 tries");
     }
 
     private static void deleteQuietly(Path root) {
