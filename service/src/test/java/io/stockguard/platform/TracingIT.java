@@ -242,6 +242,9 @@ class TracingIT {
             assertThat(metrics).contains("stockguard_redis_script_seconds_count{error=\"none\",script=\"reserve\"}",
                     "stockguard_journal_send_seconds_count{error=\"none\"}",
                     "stockguard_journal_apply_seconds_count{error=\"none\",journal=\"kafka\"}");
+            // Timers only: no long-task timer per observation (a second meter look-up on each).
+            assertThat(metrics).doesNotContain("stockguard_redis_script_active_seconds",
+                    "http_server_requests_active_seconds");
         }
     }
 
