@@ -35,7 +35,7 @@ import org.springframework.security.web.savedrequest.CookieRequestCache;
  * therefore CSRF protection on every change. Everything else is the API:
  * stateless, authenticated by bearer keys; it also honours an existing console session on the
  * admin API (so operators' sessions can use it), and exactly those session-borne changes must
- * carry the session's CSRF token. A request with a key carries no cookie to forge and needs none.
+ * carry the console's CSRF token. A request with a key carries no cookie to forge and needs none.
  *
  * <p>Only a login makes a session. Sessions are rows in the shared database, so a visitor who
  * never logs in (a scanner, a load balancer's check, anyone opening the login page) must not make
@@ -57,8 +57,9 @@ class SecurityConfiguration {
     private static final String[] OPERATOR_CONSOLE = {"/console/skus/*/freeze", "/console/skus/*/unfreeze",
             "/console/skus/*/rebuild", "/console/skus/*/throttle", "/console/skus/*/heal", "/console/preheat", "/console/dead-letters/*/replay"};
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
-    static final String CSRF_COOKIE = "CONSOLE-CSRF";
-    static final String CSRF_HEADER = "X-CSRF-TOKEN";
+    private static final String CSRF_COOKIE = "CONSOLE-CSRF";
+    /** The header docs/api.md names for a session-borne change's token. */
+    private static final String CSRF_HEADER = "X-CSRF-TOKEN";
 
     /**
      * Spring Security observes each filter of a chain, each authentication and each authorization:
@@ -175,7 +176,7 @@ class SecurityConfiguration {
                         .accessDeniedHandler((request, response, e) -> problems.write(request, response,
                                 ProblemCode.FORBIDDEN, e instanceof CsrfException
                                         ? "a change made with a console session must carry the console's CSRF token "
-                                                + "(header X-CSRF-TOKEN); scripts should use a key instead"
+                                                + "(header " + CSRF_HEADER + "); scripts should use a key instead"
                                         : "this caller may not use this endpoint")));
         return http.build();
     }
