@@ -2,7 +2,6 @@ package io.stockguard.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -386,13 +385,9 @@ public final class KafkaCluster implements AutoCloseable {
      */
     private int freePort() {
         for (int attempt = 0; attempt < 100; attempt++) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                socket.setReuseAddress(true);
-                if (portsGiven.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            int port = RedisServer.freePort();
+            if (portsGiven.add(port)) {
+                return port;
             }
         }
         throw new IllegalStateException("no free port unlike " + portsGiven + " in 100 tries");
