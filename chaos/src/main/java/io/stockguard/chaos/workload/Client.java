@@ -2,6 +2,7 @@ package io.stockguard.chaos.workload;
 
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.history.Op;
+import io.stockguard.client.OrderOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -232,15 +233,15 @@ final class Client implements Runnable {
      * One call through the Java client per instance, until one ends with a definite outcome: each
      * call is an invocation and a completion in the history, whatever its own retries were.
      */
-    private Op throughJavaClient(Op template, Function<Target, JavaClientCalls.Outcome> call) {
+    private Op throughJavaClient(Op template, Function<Target, OrderOutcome> call) {
         Op completion = null;
         for (int calls = 1; calls <= JAVA_CLIENT_CALLS_MAX; calls++) {
             Target instance = instances.get(Math.floorMod(instanceTurn++, instances.size()));
             Op invoked = history.invoke(template.withInstance(instance.name()));
-            JavaClientCalls.Outcome outcome = call.apply(instance);
+            OrderOutcome outcome = call.apply(instance);
             completion = history.complete(invoked, JavaClientCalls.type(outcome),
                     op -> JavaClientCalls.describe(op, outcome));
-            if (outcome.ended() || stopping) {
+            if (JavaClientCalls.ended(outcome) || stopping) {
                 return completion;
             }
         }

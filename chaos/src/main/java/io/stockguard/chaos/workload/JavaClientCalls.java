@@ -8,7 +8,6 @@ import io.stockguard.client.OrderOutcome;
 import io.stockguard.client.Problem;
 import io.stockguard.client.Refused;
 import io.stockguard.client.Reservation;
-import io.stockguard.client.ReserveOutcome;
 import io.stockguard.client.Reserved;
 import io.stockguard.client.RetryPolicy;
 import io.stockguard.client.StockGuardClient;
@@ -46,48 +45,41 @@ final class JavaClientCalls implements AutoCloseable {
         }
     }
 
-    /** What one call came to; {@code ended} is false when the caller should try another instance. */
-    record Outcome(OrderOutcome value, boolean ended) {
-    }
-
-    Outcome reserve(Target instance, String orderId, List<Op.Line> lines, long ttlSeconds) {
+    OrderOutcome reserve(Target instance, String orderId, List<Op.Line> lines, long ttlSeconds) {
         List<Line> asked = lines.stream().map(line -> Line.of(line.skuId(), line.qty())).toList();
-        return reserved(client(instance).reserve(orderId, asked, Duration.ofSeconds(ttlSeconds)));
+        return switch (client(instance).reserve(orderId, asked, Duration.ofSeconds(ttlSeconds))) {
+            case Reserved reserved -> reserved.reservation();
+            case Failure failure -> failure;
+        };
     }
 
-    Outcome confirm(Target instance, String orderId) {
-        return outcome(client(instance).confirm(orderId));
+    OrderOutcome confirm(Target instance, String orderId) {
+        return client(instance).confirm(orderId);
     }
 
-    Outcome cancel(Target instance, String orderId) {
-        return outcome(client(instance).cancel(orderId));
+    OrderOutcome cancel(Target instance, String orderId) {
+        return client(instance).cancel(orderId);
     }
 
-    Outcome read(Target instance, String orderId) {
-        return outcome(client(instance).get(orderId));
+    OrderOutcome read(Target instance, String orderId) {
+        return client(instance).get(orderId);
     }
 
     private StockGuardClient client(Target instance) {
         return byInstance.get(instance.name());
     }
 
-    private static Outcome reserved(ReserveOutcome value) {
-        return switch (value) {
-            case Reserved reserved -> outcome(reserved.reservation());
-            case Failure failure -> outcome((OrderOutcome) failure);
-        };
-    }
-
-    private static Outcome outcome(OrderOutcome value) {
-        return new Outcome(value, !(value instanceof Unresolved));
+    /** Whether the call ended; an unresolved one sends the caller to another instance. */
+    static boolean ended(OrderOutcome outcome) {
+        return !(outcome instanceof Unresolved);
     }
 
     /**
      * A reservation: it happened. Refused or throttled: it did not. Unresolved: in doubt unless the
      * client says it certainly did not apply (every attempt refused UNAVAILABLE or never connected).
      */
-    static Op.Type type(Outcome outcome) {
-        return switch (outcome.value()) {
+    static Op.Type type(OrderOutcome outcome) {
+        return switch (outcome) {
             case Reservation reservation -> Op.Type.OK;
             case Refused refused -> Op.Type.FAIL;
             case Throttled throttled -> Op.Type.FAIL;
@@ -100,8 +92,8 @@ final class JavaClientCalls implements AutoCloseable {
      * reservation is recorded with the status its answer must have had (201 made, 200 replayed or
      * any other call), which is what the idempotency rule reads.
      */
-    static Op describe(Op completion, Outcome outcome) {
-        return switch (outcome.value()) {
+    static Op describe(Op completion, OrderOutcome outcome) {
+        return switch (outcome) {
             case Reservation reservation -> completion.withAnswer(
                     completion.f().equals("reserve") && !reservation.replayed() ? 201 : 200, null,
                     reservation.replayed(), reservation.state() == null ? null : reservation.state().name(),

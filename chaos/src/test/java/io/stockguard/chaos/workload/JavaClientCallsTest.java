@@ -66,12 +66,10 @@ class JavaClientCallsTest {
         assertThat(notApplied.detail()).contains("3 attempts");
         assertThat(inDoubt.type()).isEqualTo(Op.Type.INFO);
         assertThat(inDoubt.status()).isZero();
-        assertThat(new JavaClientCalls.Outcome(new Unresolved("x", 1, true, Optional.empty(), Optional.empty()),
-                false).ended()).isFalse();
+        assertThat(JavaClientCalls.ended(new Unresolved("x", 1, true, Optional.empty(), Optional.empty()))).isFalse();
     }
 
-    private static Op describe(String f, io.stockguard.client.OrderOutcome value) {
-        JavaClientCalls.Outcome outcome = new JavaClientCalls.Outcome(value, !(value instanceof Unresolved));
+    private static Op describe(String f, io.stockguard.client.OrderOutcome outcome) {
         Op invoked = new Op(0, "c1-java", Op.Type.INVOKE, f, 0, "a-1", "o1", List.of(new Op.Line("HOT", 2)), false,
                 60L, null, null, null, null, null, null, null, null, null, null);
         Op completion = new Op(1, invoked.process(), JavaClientCalls.type(outcome), f, 1, "a-1", "o1",
