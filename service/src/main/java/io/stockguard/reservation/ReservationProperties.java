@@ -45,15 +45,19 @@ public record ReservationProperties(
      *
      * @param enabled combine concurrent single-line reservations into one transaction per stripe
      * @param batchSizeMax most reservations one transaction serves; bounds its lock time
-     * @param stripes independent combiners; SKUs hash onto them, so unrelated SKUs do not queue
-     *     behind each other. More stripes than connections in the pool buys nothing.
+     * @param stripes independent combiners; SKUs hash onto them, and each runs one transaction at a
+     *     time for all the SKUs of its stripe. Few stripes put many quiet SKUs into one commit (on a
+     *     100,000-SKU catalogue at 64 clients, 4 stripes served about twice the reservations of 64,
+     *     whose transactions mostly held one reservation each and fought for the database's CPU);
+     *     many stripes keep a SKU whose rows another transaction holds locked from delaying more
+     *     SKUs. More stripes than connections in the pool buys nothing.
      * @param waitMax how long a reservation may wait for a batch to take it before it is answered
      *     503 UNAVAILABLE (certainly not applied)
      */
     public record Coalescing(
             @DefaultValue("true") boolean enabled,
             @Min(1) @Max(10_000) @DefaultValue("256") int batchSizeMax,
-            @Min(1) @Max(4_096) @DefaultValue("64") int stripes,
+            @Min(1) @Max(4_096) @DefaultValue("4") int stripes,
             @NotNull @DefaultValue("5s") Duration waitMax) {
 
         public Coalescing {
