@@ -108,10 +108,18 @@ class SecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain consoleSecurity(HttpSecurity http, People people, LoginThrottle throttle,
-            PasswordEncoder passwords, Clock clock, CsrfTokenRepository csrfTokens) throws Exception {
+            PasswordEncoder passwords, Clock clock, CsrfTokenRepository csrfTokens,
+            @Value("${server.servlet.session.cookie.secure:false}") boolean secure) throws Exception {
         // The page asked for before the login waits in a cookie, not a session (see above); the
-        // success handler reads it from the same place.
+        // success handler reads it from the same place. Only this site's own login reads it back,
+        // so it gets the CSRF cookie's attributes: another site's page has no use for it.
         var askedBeforeLogin = new CookieRequestCache();
+        askedBeforeLogin.setCookieCustomizer(cookie -> {
+            cookie.setAttribute("SameSite", "Strict");
+            if (secure) {
+                cookie.setSecure(true);
+            }
+        });
         var afterLogin = new SavedRequestAwareAuthenticationSuccessHandler();
         afterLogin.setRequestCache(askedBeforeLogin);
         afterLogin.setDefaultTargetUrl("/console");

@@ -10,8 +10,13 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testkit.TestDatabase;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,6 +123,22 @@ class ConsoleSessionsAcrossInstancesIT {
         assertThat(stored.exists(StoredSessions.idOf(visitor))).isTrue();
         assertThat(visitor.get(pathOf(login.location())).status()).isEqualTo(200);
         assertThat(stored.anonymous()).isZero();
+    }
+
+    @Test
+    void theCookiesAVisitorIsGivenBeforeLoginAreHttpOnlyAndSameSiteStrict() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        List<String> cookies = new ArrayList<>();
+        for (String path : List.of("/console/login", "/console/keys")) {
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create(first.baseUrl() + path))
+                    .build(), HttpResponse.BodyHandlers.discarding());
+            cookies.addAll(response.headers().allValues("Set-Cookie"));
+        }
+        assertThat(cookies).as("the CSRF token and the page asked for")
+                .anySatisfy(cookie -> assertThat(cookie).startsWith("CONSOLE-CSRF="))
+                .anySatisfy(cookie -> assertThat(cookie).startsWith("REDIRECT_URI="));
+        assertThat(cookies).allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("HttpOnly")
+                .containsIgnoringCase("SameSite=Strict"));
     }
 
     @Test
