@@ -2,6 +2,7 @@ package io.stockguard.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stockguard.testing.Concurrently;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
@@ -15,10 +16,6 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -81,15 +78,7 @@ class CatalogueCoalescingIT {
                     return null;
                 });
             }
-            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-            try {
-                for (Future<Void> future : pool.invokeAll(tasks)) {
-                    future.get();
-                }
-            } finally {
-                pool.shutdown();
-                assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
-            }
+            Concurrently.run(tasks, CLIENTS);
 
             assertThat(wrong).as("requests that got another request's or a wrong outcome").isEmpty();
             JdbcTemplate jdbc = service.jdbc();
@@ -107,15 +96,9 @@ class CatalogueCoalescingIT {
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sku WHERE sku_id = ?", Integer.class, unknown))
                     .as("a reservation never creates a SKU").isZero();
 
-            double batches = metric(service, "stockguard_coalescing_batch_size_count");
-            double served = metric(service, "stockguard_coalescing_batch_size_sum");
+            double batches = service.metric("stockguard_coalescing_batch_size_count", "");
+            double served = service.metric("stockguard_coalescing_batch_size_sum", "");
             assertThat(served / batches).as("reservations per coalesced transaction").isGreaterThan(1.5);
         }
-    }
-
-    private static double metric(RunningService service, String name) {
-        String body = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
-        return body.lines().filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 }

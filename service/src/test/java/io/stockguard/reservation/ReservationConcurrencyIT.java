@@ -2,6 +2,7 @@ package io.stockguard.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stockguard.testing.Concurrently;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
@@ -21,10 +22,6 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -147,16 +144,8 @@ class ReservationConcurrencyIT {
         }
         Collections.shuffle(tasks, random);
 
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
         long started = System.nanoTime();
-        try {
-            for (Future<Void> future : pool.invokeAll(tasks)) {
-                future.get();
-            }
-        } finally {
-            pool.shutdown();
-            assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
-        }
+        Concurrently.run(tasks, CLIENTS);
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("%s: %d reservation requests (+ follow-ups) in %.1f s = %.0f reservations/s over HTTP, "
                 + "%d clients%n", variant, ORDERS + DUPLICATES, seconds, (ORDERS + DUPLICATES) / seconds, CLIENTS);

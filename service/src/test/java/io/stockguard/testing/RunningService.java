@@ -163,6 +163,18 @@ public final class RunningService implements AutoCloseable {
         return database;
     }
 
+    /** The sum of a Prometheus metric's series that carry {@code tag} (e.g. {@code path="database"}; "" for all). */
+    public double metric(String name, String tag) {
+        String body = admin().send("GET", "/actuator/prometheus", null).raw().body();
+        double sum = 0;
+        for (String line : body.split("\n")) {
+            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(tag)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
     /** Direct access to the service's database, for checking invariants behind the API. */
     public JdbcTemplate jdbc() {
         return jdbc;

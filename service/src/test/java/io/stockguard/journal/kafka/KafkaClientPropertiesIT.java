@@ -54,9 +54,9 @@ class KafkaClientPropertiesIT {
                 }
                 service.awaitJournalApplied(sku);
 
-                assertThat(KafkaFailuresIT.metric(service, "stockguard_journal_path_total", "path=\"kafka\""))
+                assertThat(service.metric("stockguard_journal_path_total", "path=\"kafka\""))
                         .as("events the producer journaled to Kafka").isGreaterThanOrEqualTo(RESERVATIONS);
-                assertThat(KafkaFailuresIT.metric(service, "stockguard_journal_path_total", "path=\"database\""))
+                assertThat(service.metric("stockguard_journal_path_total", "path=\"database\""))
                         .as("events journaled to the database instead").isZero();
                 assertThat(LedgerChecks.totals(service.jdbc(), sku).reserved()).as("reserved in the database")
                         .isEqualTo(RESERVATIONS);

@@ -52,7 +52,7 @@ class KafkaFailuresIT {
                 assertThat(load.serverErrors()).as("5xx of %d requests", load.requests())
                         .isLessThanOrEqualTo(load.requests() / 50);
             }
-            assertThat(metric(service, "stockguard_journal_path_total", "path=\"database\"")).as(
+            assertThat(service.metric("stockguard_journal_path_total", "path=\"database\"")).as(
                     "events journaled to the database while Kafka was down").isPositive();
             assertConsistent(service, hot, sku, load);
         }
@@ -120,8 +120,8 @@ class KafkaFailuresIT {
                 // The writer's catching up takes as long as the machine makes it: the wait lasts
                 // while the backlog keeps shrinking.
                 Progress.awaitWhileShrinking("the journal backlog to fall below its recovery threshold",
-                        () -> metric(service, "stockguard_journal_backlogged", "") == 0,
-                        () -> (long) metric(service, "stockguard_journal_backlog", ""), Duration.ofSeconds(60));
+                        () -> service.metric("stockguard_journal_backlogged", "") == 0,
+                        () -> (long) service.metric("stockguard_journal_backlog", ""), Duration.ofSeconds(60));
                 long acknowledgedAtRestore = load.told().size();
                 awaitProgress(load, start, 0, acknowledgedAtRestore + 200);
                 load.stop();
@@ -155,17 +155,5 @@ class KafkaFailuresIT {
                 .as("anomalies").isZero();
         assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM dead_letter", Integer.class))
                 .as("dead letters").isZero();
-    }
-
-    /** The sum of a Prometheus metric's series that carry {@code tag} (e.g. {@code path="database"}; "" for all). */
-    static double metric(RunningService service, String name, String tag) {
-        String body = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
-        double sum = 0;
-        for (String line : body.split("\n")) {
-            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(tag)) {
-                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return sum;
     }
 }
