@@ -271,3 +271,27 @@ WHERE l.sku_id = ?
   AND NOT EXISTS (SELECT 1 FROM pending_event p WHERE p.order_id = l.order_id AND p.sku_id = l.sku_id)
 ORDER BY l.order_id
 LIMIT ?;
+
+-- Statements of the bulk catalogue (imports and exports).
+
+-- What SKUs are, as an import line states them; the total is the sum of the buckets' counters.
+-- name: catalogueOfSkus
+SELECT s.sku_id, s.bucket_count, s.safety_stock, SUM(b.available + b.reserved + b.sold) AS total
+FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
+WHERE s.sku_id IN (:skuIds)
+GROUP BY s.sku_id, s.bucket_count, s.safety_stock;
+
+-- A page of the catalogue in id order, for an export: keyset paging, so each page is an index range.
+-- name: cataloguePage
+SELECT s.sku_id, s.bucket_count, s.safety_stock, SUM(b.available + b.reserved + b.sold) AS total
+FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
+WHERE s.sku_id > ?
+GROUP BY s.sku_id, s.bucket_count, s.safety_stock
+ORDER BY s.sku_id
+LIMIT ?;
+
+-- A plain insert: a SKU created meanwhile by someone else fails the whole batch, which the import
+-- then makes line by line.
+-- name: insertNewSku
+INSERT INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
+VALUES (?, ?, ?, 'NORMAL', ?, ?);

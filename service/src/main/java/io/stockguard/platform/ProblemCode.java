@@ -37,6 +37,9 @@ public enum ProblemCode {
     UNKNOWN_CHANNEL(HttpStatus.NOT_FOUND, "Unknown alert channel",
             "No alert channel has this name in stockguard.alerting.channels (or none is configured, or alerting is "
                     + "switched off). The body lists the configured channels."),
+    IMPORT_RUNNING(HttpStatus.CONFLICT, "Import running",
+            "This instance is running another catalogue import. Poll that job (its id is in the problem) and send "
+                    + "this one when it is done."),
     ALREADY_REPLAYED(HttpStatus.CONFLICT, "Already replayed",
             "This dead letter was replayed before; an event is applied once. The body says when and by whom."),
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request",
@@ -59,7 +62,7 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
             "Send bodies as application/json."),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large",
-            "Request bodies are limited to 64 KiB."),
+            "Request bodies are limited to 64 KiB; a catalogue import to stockguard.catalogue.import-size-max."),
     /** The change was certainly not applied; retrying with the same order id is safe. */
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable",
             "A store the service needs is unavailable. The change was certainly not applied; retrying with "

@@ -135,7 +135,7 @@ public final class StockGuardClient {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             String type = response.headers().firstValue("Content-Type").orElse("");
             JsonNode parsed = null;
-            if (type.contains("json") && !response.body().isEmpty()) {
+            if (type.contains("json") && !type.contains("ndjson") && !response.body().isEmpty()) {
                 parsed = JSON.readTree(response.body());
             }
             return new Response(response.statusCode(), parsed, type, response);

@@ -22,12 +22,18 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * without letting one caller make the service parse megabytes. A declared length is checked up
  * front; a chunked body is cut off while it is read. Runs right after the {@link TraceFilter}, so a
  * refused body's problem still names the request's trace id.
+ *
+ * <p>One endpoint takes files: a catalogue import. It never parses its body in memory (it copies it
+ * to a file under its own limit, {@code stockguard.catalogue.import-size-max}, then reads it line by
+ * line), so it is the one exception.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 3)
 class RequestSizeFilter extends OncePerRequestFilter {
 
     static final DataSize BODY_SIZE_MAX = DataSize.ofKilobytes(64);
+    /** The catalogue import: POST, the body spooled to disk under the import's own limit. */
+    public static final String IMPORT_PATH = "/api/v1/admin/skus:import";
 
     private final ProblemWriter problems;
 
@@ -38,6 +44,10 @@ class RequestSizeFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if ("POST".equals(request.getMethod()) && (request.getContextPath() + IMPORT_PATH).equals(request.getRequestURI())) {
+            chain.doFilter(request, response);
+            return;
+        }
         if (request.getContentLengthLong() > BODY_SIZE_MAX.toBytes()) {
             problems.write(request, response, ProblemCode.PAYLOAD_TOO_LARGE, detail());
             return;

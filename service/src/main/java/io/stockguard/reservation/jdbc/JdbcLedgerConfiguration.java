@@ -15,6 +15,7 @@ import io.stockguard.reservation.DatabaseLedger;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.reservation.ReservationProperties;
+import io.stockguard.reservation.SkuCatalogue;
 import io.stockguard.reservation.StockLedger;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -47,6 +48,12 @@ class JdbcLedgerConfiguration {
             Clock clock) {
         return new StockAdministration(transactions, jdbc, ledgerStatements, dialect, skuRows,
                 new BucketRows(jdbc, ledgerStatements), journal, audit, clock);
+    }
+
+    @Bean
+    SkuCatalogue skuCatalogue(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
+            SqlDialect dialect, Journal journal, Clock clock) {
+        return new JdbcSkuCatalogue(transactions, jdbc, ledgerStatements, dialect, journal, clock);
     }
 
     @Bean

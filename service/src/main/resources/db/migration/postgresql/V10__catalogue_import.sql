@@ -1,0 +1,24 @@
+-- Bulk catalogue imports: one row per job, so any instance can answer "how far is it" and the
+-- record outlives the instance that ran it. updated_at is the job's heartbeat: a RUNNING job whose
+-- heartbeat stopped was left by an instance that died, and is reported as ABANDONED.
+-- errors holds the first lines that failed (JSON), failed counts them all.
+CREATE TABLE catalogue_import (
+    job_id      VARCHAR(36)  COLLATE "C" PRIMARY KEY,
+    state       VARCHAR(16)  NOT NULL CHECK (state IN ('RUNNING', 'DONE', 'FAILED')),
+    format      VARCHAR(16)  NOT NULL,
+    started_by  VARCHAR(200) NOT NULL,
+    started_at  TIMESTAMPTZ  NOT NULL,
+    updated_at  TIMESTAMPTZ  NOT NULL,
+    finished_at TIMESTAMPTZ,
+    lines_total BIGINT       NOT NULL,
+    lines_done  BIGINT       NOT NULL DEFAULT 0,
+    created     BIGINT       NOT NULL DEFAULT 0,
+    updated     BIGINT       NOT NULL DEFAULT 0,
+    unchanged   BIGINT       NOT NULL DEFAULT 0,
+    failed      BIGINT       NOT NULL DEFAULT 0,
+    errors      TEXT         NOT NULL DEFAULT '[]',
+    message     VARCHAR(500),
+    preheat     VARCHAR(16),
+    trace_id    VARCHAR(32)
+);
+CREATE INDEX catalogue_import_started ON catalogue_import (started_at);
