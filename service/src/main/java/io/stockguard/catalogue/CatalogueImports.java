@@ -5,13 +5,8 @@ import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.reservation.HotStore;
-import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuCatalogue;
-import io.stockguard.reservation.SkuStockView;
-import io.stockguard.reservation.StockChangeOutcome;
-import io.stockguard.reservation.StockCommand;
-import io.stockguard.stock.SkuId;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,12 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -194,7 +186,8 @@ public class CatalogueImports {
     }
 
     private void run(String jobId, Path file, CatalogueFormat format, Caller caller) {
-        Run run = new Run(jobId, caller);
+        ImportRun run = new ImportRun(jobId, caller, catalogue, reservations, hotStore.getIfAvailable() != null, jobs,
+                properties, clock);
         String state = ImportJob.DONE;
         String message = null;
         String preheat = null;
@@ -208,36 +201,37 @@ public class CatalogueImports {
                 }
                 run.take(reader.line(number, text.strip()));
             }
-            run.flush();
+            run.finish();
             preheat = preheatIfHot(run, caller);
-            log.info("import {} done: {} lines, {} created, {} updated, {} unchanged, {} failed", jobId,
-                    run.linesDone, run.created, run.updated, run.unchanged, run.failed);
-        } catch (StoreDown e) {
+            log.info("import {} done: {}", jobId, run.progress().counts());
+        } catch (ImportRun.StoreDown e) {
             state = ImportJob.FAILED;
             message = e.getMessage();
             log.warn("import {} stopped: {}", jobId, message);
         } catch (IOException | RuntimeException e) {
             state = ImportJob.FAILED;
-            message = "stopped by an unexpected error after " + run.linesDone + " lines; the lines before it stand, "
-                    + "and running the import again is safe";
+            message = "stopped by an unexpected error after " + run.progress().linesDone() + " lines; the lines "
+                    + "before it stand, and running the import again is safe";
             log.error("import {} failed", jobId, e);
         } finally {
+            run.close();
             delete(file);
             finish(run, state, message, preheat, caller);
             running.compareAndSet(jobId, null);
         }
     }
 
-    private void finish(Run run, String state, String message, String preheat, Caller caller) {
+    private void finish(ImportRun run, String state, String message, String preheat, Caller caller) {
         try {
-            Instant now = clock.instant();
-            jobs.finish(run.jobId, state, run.progress(), message, preheat, now);
+            ImportJob.Progress progress = run.progress();
+            jobs.finish(run.jobId(), state, progress, message, preheat, clock.instant());
+            Map<String, Object> after = new java.util.LinkedHashMap<>(progress.counts());
+            after.put("state", state);
             transactions.executeWithoutResult(status -> audit.record(caller.actor(), "SKU_IMPORT",
-                    "import:" + run.jobId, message == null ? "catalogue import" : message, null,
-                    Map.of("state", state, "lines", run.linesDone, "created", run.created, "updated", run.updated,
-                            "unchanged", run.unchanged, "failed", run.failed), caller.traceId()));
+                    "import:" + run.jobId(), message == null ? "catalogue import" : message, null, after,
+                    caller.traceId()));
         } catch (DataAccessException e) {
-            log.error("import {} ended {} but its record could not be written; it will read ABANDONED", run.jobId,
+            log.error("import {} ended {} but its record could not be written; it will read ABANDONED", run.jobId(),
                     state, e);
         }
     }
@@ -246,155 +240,12 @@ public class CatalogueImports {
      * On the Redis tiers new SKUs are sold by the database until the hot store loads them; a preheat
      * (paced, resumable) loads them all before the sale instead of on each SKU's first reservation.
      */
-    private String preheatIfHot(Run run, Caller caller) {
+    private String preheatIfHot(ImportRun run, Caller caller) {
         HotStore store = hotStore.getIfAvailable();
-        if (store == null || run.created == 0) {
+        if (store == null || run.progress().created() == 0) {
             return null;
         }
         return store.preheat(caller).state().equals("RUNNING") ? "STARTED" : "NOT_STARTED";
-    }
-
-    /** The progress of one job, and the batch it is filling. */
-    private final class Run {
-
-        private final String jobId;
-        private final Caller caller;
-        private final List<ImportLine.Valid> batch = new ArrayList<>();
-        private final Set<SkuId> batchSkus = new HashSet<>();
-        private final List<LineError> errors = new ArrayList<>();
-        private long linesDone;
-        private long created;
-        private long updated;
-        private long unchanged;
-        private long failed;
-        private int unavailableInARow;
-
-        Run(String jobId, Caller caller) {
-            this.jobId = jobId;
-            this.caller = caller;
-        }
-
-        void take(ImportLine line) {
-            switch (line) {
-                case ImportLine.Invalid invalid -> {
-                    fail(invalid.error());
-                    linesDone++;
-                }
-                case ImportLine.Valid valid -> {
-                    // A SKU named twice in one batch: its first line must be applied before its second.
-                    if (batchSkus.contains(valid.upsert().skuId())) {
-                        flush();
-                    }
-                    batch.add(valid);
-                    batchSkus.add(valid.upsert().skuId());
-                    if (batch.size() >= properties.batchSize()) {
-                        flush();
-                    }
-                }
-            }
-        }
-
-        void flush() {
-            if (batch.isEmpty()) {
-                jobs.progress(jobId, progress(), clock.instant());
-                return;
-            }
-            SkuCatalogue.Batch created = null;
-            try {
-                created = catalogue.createAbsent(batch.stream().map(ImportLine.Valid::upsert).toList(), caller);
-            } catch (DataAccessException e) {
-                // A SKU created meanwhile by someone else, or a store failing: each line on its own.
-                log.info("import {}: a batch of {} lines goes line by line ({})", jobId, batch.size(), e.toString());
-            }
-            boolean hot = hotStore.getIfAvailable() != null;
-            for (ImportLine.Valid line : batch) {
-                StockCommand.Upsert upsert = line.upsert();
-                if (created != null && created.created().contains(upsert.skuId())) {
-                    this.created++;
-                    unavailableInARow = 0;
-                } else if (created != null && !hot && created.existing().containsKey(upsert.skuId())
-                        && same(created.existing().get(upsert.skuId()), upsert)) {
-                    // On the database tier the database is the SKU's only store: its row is the truth.
-                    unchanged++;
-                    unavailableInARow = 0;
-                } else {
-                    one(line);
-                }
-                linesDone++;
-            }
-            batch.clear();
-            batchSkus.clear();
-            jobs.progress(jobId, progress(), clock.instant());
-        }
-
-        private void one(ImportLine.Valid line) {
-            StockCommand.Upsert upsert = line.upsert();
-            try {
-                Optional<SkuStockView> now = reservations.stock(upsert.skuId());
-                if (now.isPresent() && same(new SkuCatalogue.Entry(upsert.skuId(), now.get().total(),
-                        now.get().bucketCount(), now.get().safetyStock()), upsert)) {
-                    unchanged++;
-                    unavailableInARow = 0;
-                    return;
-                }
-                switch (reservations.apply(upsert)) {
-                    case StockChangeOutcome.Changed changed -> {
-                        if (changed.before() == null) {
-                            created++;
-                        } else {
-                            updated++;
-                        }
-                        unavailableInARow = 0;
-                    }
-                    case Refusal refusal -> {
-                        fail(new LineError(line.number(), upsert.skuId().value(), refusal.code().name(),
-                                refusal.detail()));
-                        if (refusal instanceof Refusal.Unavailable && ++unavailableInARow >= UNAVAILABLE_IN_A_ROW_MAX) {
-                            throw new StoreDown(line.number());
-                        }
-                        if (!(refusal instanceof Refusal.Unavailable)) {
-                            unavailableInARow = 0;
-                        }
-                    }
-                }
-            } catch (ApiProblemException e) {
-                fail(new LineError(line.number(), upsert.skuId().value(), e.code().name(), e.getMessage()));
-                unavailableInARow = 0;
-            } catch (DataAccessException e) {
-                fail(new LineError(line.number(), upsert.skuId().value(), ProblemCode.UNAVAILABLE.name(),
-                        "the store could not be read: nothing applied"));
-                if (++unavailableInARow >= UNAVAILABLE_IN_A_ROW_MAX) {
-                    throw new StoreDown(line.number());
-                }
-            }
-        }
-
-        private void fail(LineError error) {
-            failed++;
-            if (errors.size() < properties.errorsKept()) {
-                errors.add(error);
-            }
-        }
-
-        ImportJob.Progress progress() {
-            return new ImportJob.Progress(linesDone, created, updated, unchanged, failed, List.copyOf(errors));
-        }
-    }
-
-    /** Whether the line asks for nothing the SKU does not already have. */
-    private static boolean same(SkuCatalogue.Entry entry, StockCommand.Upsert upsert) {
-        return entry.total() == upsert.total()
-                && (upsert.bucketCount() == null || upsert.bucketCount() == entry.bucketCount())
-                && (upsert.safetyStock() == null || upsert.safetyStock() == entry.safetyStock());
-    }
-
-    /** A job stops when its store stays down: every further line would fail the same way. */
-    private static final class StoreDown extends RuntimeException {
-        StoreDown(long line) {
-            super("stopped at line " + line + ": the store answered UNAVAILABLE " + UNAVAILABLE_IN_A_ROW_MAX
-                    + " times in a row; the lines before stand, and running the import again is safe", null, false,
-                    false);
-        }
     }
 
     private static void delete(Path file) {

@@ -26,5 +26,16 @@ public record ImportJob(String jobId, String state, String format, String starte
     /** The counts a running job reports after each batch. */
     public record Progress(long linesDone, long created, long updated, long unchanged, long failed,
             List<LineError> errors) {
+
+        /** The counts alone, for a log line or an audit entry. */
+        public java.util.Map<String, Object> counts() {
+            java.util.Map<String, Object> counts = new java.util.LinkedHashMap<>();
+            counts.put("lines", linesDone);
+            counts.put("created", created);
+            counts.put("updated", updated);
+            counts.put("unchanged", unchanged);
+            counts.put("failed", failed);
+            return counts;
+        }
     }
 }
