@@ -208,9 +208,7 @@ public enum CatalogueFormat {
                 if (!COLUMNS.contains(field.getKey())) {
                     unknown.add(field.getKey());
                 } else if (!field.getValue().isNull()) {
-                    // Numbers are kept as written so "12.5" is refused as a fraction, not rounded.
-                    values.put(field.getKey(), field.getValue().isString() ? field.getValue().asString()
-                            : field.getValue().toString());
+                    values.put(field.getKey(), strictly(field.getKey(), field.getValue()));
                 }
             }
             if (!unknown.isEmpty()) {
@@ -218,6 +216,24 @@ public enum CatalogueFormat {
                         + String.join(", ", COLUMNS));
             }
             return values;
+        }
+
+        /**
+         * A value as the API reads JSON: strictly. Text where a number belongs (or a number where
+         * text belongs) and fractions are refused, never coerced.
+         */
+        private static String strictly(String field, JsonNode value) {
+            if (field.equals("sku")) {
+                if (!value.isString()) {
+                    throw new InvalidRequestException(field, "must be text");
+                }
+                return value.asString();
+            }
+            if (!value.isIntegralNumber()) {
+                throw new InvalidRequestException(field, value.isNumber() ? "must be a whole number"
+                        : "must be a number");
+            }
+            return value.toString();
         }
 
         private static ImportLine invalid(long number, String sku, String field, String message) {

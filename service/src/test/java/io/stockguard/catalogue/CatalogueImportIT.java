@@ -146,57 +146,57 @@ class CatalogueImportIT {
     @Test
     void jsonLinesImportAndRefusalsOfAWholeFileApplyNothing(@TempDir Path dir) throws Exception {
         RunningService service = RunningService.shared(TestDatabase.Kind.POSTGRESQL);
-        {
-            StockGuardClient admin = service.admin();
-            String prefix = Ids.sku("jsonl") + "-";
-            String lines = "{\"sku\":\"" + prefix + "a\",\"total\":12,\"buckets\":3}\n"
-                    + "{\"sku\":\"" + prefix + "b\",\"total\":4,\"colour\":\"red\"}\n"
-                    + "{\"sku\":\"" + prefix + "c\",\"total\":2.5}\n"
-                    + "not json\n"
-                    + "{\"sku\":\"" + prefix + "d\",\"total\":\"8\",\"safetyStock\":1}\n";
-            JsonNode job = importAndAwait(admin, lines, "application/x-ndjson");
-            assertThat(job.get("created").asLong()).isEqualTo(2);
-            assertThat(job.get("failed").asLong()).isEqualTo(3);
-            List<String> messages = new ArrayList<>();
-            job.get("errors").forEach(e -> messages.add(e.get("line").asLong() + " " + e.get("message").asString()));
-            assertThat(messages).hasSize(3);
-            assertThat(messages.get(0)).startsWith("2 colour:");
-            assertThat(messages.get(1)).startsWith("3 total: must be a whole number");
-            assertThat(messages.get(2)).startsWith("4 line: is not a JSON object");
-            assertThat(service.client().sku(prefix + "a").number("bucketCount")).isEqualTo(3);
-            assertThat(service.client().sku(prefix + "d").number("safetyStock")).isEqualTo(1);
+        StockGuardClient admin = service.admin();
+        String prefix = Ids.sku("jsonl") + "-";
+        String lines = "{\"sku\":\"" + prefix + "a\",\"total\":12,\"buckets\":3}\n"
+                + "{\"sku\":\"" + prefix + "b\",\"total\":4,\"colour\":\"red\"}\n"
+                + "{\"sku\":\"" + prefix + "c\",\"total\":2.5}\n"
+                + "not json\n"
+                + "{\"sku\":\"" + prefix + "d\",\"total\":8,\"safetyStock\":1}\n"
+                + "{\"sku\":\"" + prefix + "f\",\"total\":\"8\"}\n";
+        JsonNode job = importAndAwait(admin, lines, "application/x-ndjson");
+        assertThat(job.get("created").asLong()).isEqualTo(2);
+        assertThat(job.get("failed").asLong()).isEqualTo(4);
+        List<String> messages = new ArrayList<>();
+        job.get("errors").forEach(e -> messages.add(e.get("line").asLong() + " " + e.get("message").asString()));
+        assertThat(messages).hasSize(4);
+        assertThat(messages.get(0)).startsWith("2 colour:");
+        assertThat(messages.get(1)).startsWith("3 total: must be a whole number");
+        assertThat(messages.get(2)).startsWith("4 line: is not a JSON object");
+        assertThat(messages.get(3)).as("text where a number belongs").startsWith("6 total: must be a number");
+        assertThat(service.client().sku(prefix + "a").number("bucketCount")).isEqualTo(3);
+        assertThat(service.client().sku(prefix + "d").number("safetyStock")).isEqualTo(1);
 
-            // Refused as a whole, before any line is applied: a wrong header, a wrong media type,
-            // a caller that may not change totals.
-            StockGuardClient.Response header = admin.sendRaw("POST", "/api/v1/admin/skus:import",
-                    "sku,total,colour\n" + prefix + "e,1,red\n", "text/csv");
-            assertThat(header.status()).isEqualTo(400);
-            assertThat(header.code()).isEqualTo("INVALID_REQUEST");
-            assertThat(header.text("detail")).contains("unknown column 'colour'");
-            StockGuardClient.Response type = admin.sendRaw("POST", "/api/v1/admin/skus:import",
-                    "{\"sku\":\"" + prefix + "e\",\"total\":1}", "application/json");
-            assertThat(type.status()).isEqualTo(415);
-            assertThat(type.code()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
-            StockGuardClient.Response forbidden = service.client().sendRaw("POST", "/api/v1/admin/skus:import",
-                    "sku,total\n" + prefix + "e,1\n", "text/csv");
-            assertThat(forbidden.status()).isEqualTo(403);
-            assertThat(service.client().sku(prefix + "e").status()).isEqualTo(404);
-            StockGuardClient.Response unknown = admin.send("GET", "/api/v1/admin/skus:import/no-such-job", null);
-            assertThat(unknown.status()).isEqualTo(404);
+        // Refused as a whole, before any line is applied: a wrong header, a wrong media type,
+        // a caller that may not change totals.
+        StockGuardClient.Response header = admin.sendRaw("POST", "/api/v1/admin/skus:import",
+                "sku,total,colour\n" + prefix + "e,1,red\n", "text/csv");
+        assertThat(header.status()).isEqualTo(400);
+        assertThat(header.code()).isEqualTo("INVALID_REQUEST");
+        assertThat(header.text("detail")).contains("unknown column 'colour'");
+        StockGuardClient.Response type = admin.sendRaw("POST", "/api/v1/admin/skus:import",
+                "{\"sku\":\"" + prefix + "e\",\"total\":1}", "application/json");
+        assertThat(type.status()).isEqualTo(415);
+        assertThat(type.code()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+        StockGuardClient.Response forbidden = service.client().sendRaw("POST", "/api/v1/admin/skus:import",
+                "sku,total\n" + prefix + "e,1\n", "text/csv");
+        assertThat(forbidden.status()).isEqualTo(403);
+        assertThat(service.client().sku(prefix + "e").status()).isEqualTo(404);
+        StockGuardClient.Response unknown = admin.send("GET", "/api/v1/admin/skus:import/no-such-job", null);
+        assertThat(unknown.status()).isEqualTo(404);
 
-            // The launcher: a progress bar, then the report; exit 1 because a line failed.
-            Path file = dir.resolve("catalogue.csv");
-            Files.writeString(file, "sku,total\n" + prefix + "cli-1,5\n" + prefix + "cli-2,6\n" + prefix + "cli-3,x\n");
-            Process cli = new ProcessBuilder(Path.of("..").toAbsolutePath().normalize().resolve("stockguard").toString(),
-                    "import", file.toString(), "--url=" + service.baseUrl(), "--key=" + RunningService.ADMIN_KEY)
-                    .redirectErrorStream(true).start();
-            String output = new String(cli.getInputStream().readAllBytes());
-            assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(output).contains("import DONE [##############################] 100% 3/3 lines: 2 created")
-                    .contains("1 lines failed").contains("\"line\":4");
-            assertThat(cli.exitValue()).as(output).isEqualTo(1);
-            assertThat(service.client().sku(prefix + "cli-2").number("total")).isEqualTo(6);
-        }
+        // The launcher: a progress bar, then the report; exit 1 because a line failed.
+        Path file = dir.resolve("catalogue.csv");
+        Files.writeString(file, "sku,total\n" + prefix + "cli-1,5\n" + prefix + "cli-2,6\n" + prefix + "cli-3,x\n");
+        Process cli = new ProcessBuilder(Path.of("..").toAbsolutePath().normalize().resolve("stockguard").toString(),
+                "import", file.toString(), "--url=" + service.baseUrl(), "--key=" + RunningService.ADMIN_KEY)
+                .redirectErrorStream(true).start();
+        String output = new String(cli.getInputStream().readAllBytes());
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).contains("import DONE [##############################] 100% 3/3 lines: 2 created")
+                .contains("1 lines failed").contains("\"line\":4");
+        assertThat(cli.exitValue()).as(output).isEqualTo(1);
+        assertThat(service.client().sku(prefix + "cli-2").number("total")).isEqualTo(6);
     }
 
     /** Sends an import and waits, while it makes progress, until it is no longer RUNNING. */

@@ -42,6 +42,9 @@ class LauncherIT {
             assertThat(tour).contains("\"total\":8000", "\"state\":\"RESERVED\"", "\"state\":\"CONFIRMED\"",
                     "\"state\":\"CANCELLED\"", "\"after\":\"FROZEN\"", "\"after\":\"NORMAL\"",
                     "\"action\":\"FREEZE\"").doesNotContain("\"status\":5");
+            assertThat(tour).contains("import DONE", "2/2 lines: 2 created");
+            assertThat(Files.readString(data.resolve("catalogue.csv"))).startsWith("sku,total,buckets,safetyStock\n")
+                    .contains("\nLIPSTICK-01,8000,8,0\n", "\nLIPSTICK-02,500,8,0\n", "\nMASCARA-01,1200,4,0\n");
 
             StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
             StockGuardClient admin = new StockGuardClient(anonymous.baseUrl(), secret(keys, "admin-keys"));
@@ -86,10 +89,13 @@ class LauncherIT {
         int start = readme.indexOf("```bash", section) + "```bash".length();
         String script = readme.substring(start, readme.indexOf("```", start))
                 .replace("http://localhost:8080", "http://localhost:" + port)
-                .replace("data/credentials.properties", data.resolve("credentials.properties").toString());
+                .replace("data/credentials.properties", data.resolve("credentials.properties").toString())
+                .replace("./stockguard ", REPOSITORY.resolve("stockguard") + " ");
         Path file = data.resolve("tour.sh");
         Files.writeString(file, "set -eu\n" + script);
-        Process tour = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true).start();
+        // In the data directory, so the files the tour writes (skus.csv, catalogue.csv) go there.
+        Process tour = new ProcessBuilder("bash", file.toString()).directory(data.toFile()).redirectErrorStream(true)
+                .start();
         String output = new String(tour.getInputStream().readAllBytes());
         assertThat(tour.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(tour.exitValue()).as(output).isZero();
