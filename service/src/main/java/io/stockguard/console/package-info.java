@@ -4,7 +4,7 @@
  * audit log as the admin API; the console adds no way around them.
  */
 @ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "guard", "audit", "journal", "reconciliation", "alerting",
-        "access"})
+        "access", "catalogue"})
 package io.stockguard.console;
 
 import org.springframework.modulith.ApplicationModule;

@@ -46,7 +46,7 @@ class CatalogueImportHotTiersIT {
             }
             csv.append(hot).append(",50,\n");
             csv.append(hot).append(",1,\n");
-            JsonNode job = CatalogueImportIT.importAndAwait(service.admin(), csv.toString(), "text/csv");
+            JsonNode job = service.admin().importCatalogue(csv.toString(), "text/csv");
             assertThat(job.get("state").asString()).isEqualTo("DONE");
             assertThat(job.get("created").asLong()).isEqualTo(NEW_SKUS);
             assertThat(job.get("updated").asLong()).isEqualTo(1);
@@ -68,7 +68,7 @@ class CatalogueImportHotTiersIT {
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), hot);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), prefix + 37);
 
-            JsonNode again = CatalogueImportIT.importAndAwait(service.admin(), csv.toString(), "text/csv");
+            JsonNode again = service.admin().importCatalogue(csv.toString(), "text/csv");
             assertThat(again.get("created").asLong() + again.get("updated").asLong()).isZero();
             assertThat(again.get("unchanged").asLong()).isEqualTo(NEW_SKUS + 1);
             assertThat(again.get("preheat").isNull()).isTrue();

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
-import io.stockguard.testing.Progress;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import io.stockguard.testkit.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +31,6 @@ import tools.jackson.databind.JsonNode;
 class CatalogueImportIT {
 
     private static final int NEW_SKUS = 2_500;
-    private static final Duration STALL_MAX = Duration.ofSeconds(60);
 
     @ParameterizedTest
     @EnumSource(value = TestDatabase.Kind.class, names = {"POSTGRESQL", "MARIADB"})
@@ -73,7 +70,7 @@ class CatalogueImportIT {
             csv.append("\n");                                   // 2512 blank: not a line of data
             csv.append(prefix).append("negative,-1,,\n");       // 2513 INVALID_REQUEST
 
-            JsonNode job = importAndAwait(admin, csv.toString(), "text/csv");
+            JsonNode job = admin.importCatalogue(csv.toString(), "text/csv");
             assertThat(job.get("state").asString()).isEqualTo("DONE");
             assertThat(job.get("linesTotal").asLong()).isEqualTo(NEW_SKUS + 11);
             assertThat(job.get("linesDone").asLong()).isEqualTo(NEW_SKUS + 11);
@@ -116,7 +113,7 @@ class CatalogueImportIT {
                     Long.class, "import:" + job.get("jobId").asString())).isEqualTo(1);
 
             // The same file again: nothing is created twice; only the SKU named twice moves (5, then 9).
-            JsonNode again = importAndAwait(admin, csv.toString(), "text/csv");
+            JsonNode again = admin.importCatalogue(csv.toString(), "text/csv");
             assertThat(again.get("created").asLong()).isZero();
             assertThat(again.get("updated").asLong()).isEqualTo(2);
             assertThat(again.get("unchanged").asLong()).isEqualTo(NEW_SKUS + 2);
@@ -130,14 +127,14 @@ class CatalogueImportIT {
             assertThat(export).startsWith("sku,total,buckets,safetyStock\n").contains("\n" + prefix + "17,17,2,2\n")
                     .contains("\n" + held + ",20,2,0\n");
             long exportedLines = export.lines().count() - 1;
-            JsonNode roundTrip = importAndAwait(admin, export, "text/csv");
+            JsonNode roundTrip = admin.importCatalogue(export, "text/csv");
             assertThat(roundTrip.get("unchanged").asLong()).isEqualTo(exportedLines);
             assertThat(roundTrip.get("created").asLong() + roundTrip.get("updated").asLong()
                     + roundTrip.get("failed").asLong()).isZero();
             String ndjson = admin.send("GET", "/api/v1/admin/skus:export?format=ndjson", null).raw().body();
             assertThat(ndjson.lines().count()).isEqualTo(exportedLines);
             assertThat(ndjson).contains("{\"sku\":\"" + held + "\",\"total\":20,\"buckets\":2,\"safetyStock\":0}");
-            JsonNode jsonRoundTrip = importAndAwait(admin, ndjson, "application/x-ndjson");
+            JsonNode jsonRoundTrip = admin.importCatalogue(ndjson, "application/x-ndjson");
             assertThat(jsonRoundTrip.get("unchanged").asLong()).isEqualTo(exportedLines);
             assertThat(jsonRoundTrip.get("failed").asLong()).isZero();
         }
@@ -154,7 +151,7 @@ class CatalogueImportIT {
                 + "not json\n"
                 + "{\"sku\":\"" + prefix + "d\",\"total\":8,\"safetyStock\":1}\n"
                 + "{\"sku\":\"" + prefix + "f\",\"total\":\"8\"}\n";
-        JsonNode job = importAndAwait(admin, lines, "application/x-ndjson");
+        JsonNode job = admin.importCatalogue(lines, "application/x-ndjson");
         assertThat(job.get("created").asLong()).isEqualTo(2);
         assertThat(job.get("failed").asLong()).isEqualTo(4);
         List<String> messages = new ArrayList<>();
@@ -197,19 +194,5 @@ class CatalogueImportIT {
                 .contains("1 lines failed").contains("\"line\":4");
         assertThat(cli.exitValue()).as(output).isEqualTo(1);
         assertThat(service.client().sku(prefix + "cli-2").number("total")).isEqualTo(6);
-    }
-
-    /** Sends an import and waits, while it makes progress, until it is no longer RUNNING. */
-    static JsonNode importAndAwait(StockGuardClient admin, String body, String contentType) {
-        StockGuardClient.Response started = admin.sendRaw("POST", "/api/v1/admin/skus:import", body, contentType);
-        assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
-        String location = started.raw().headers().firstValue("Location").orElseThrow();
-        assertThat(location).endsWith("/api/v1/admin/skus:import/" + started.text("jobId"));
-        JsonNode[] last = {started.body()};
-        Progress.awaitWhileGrowing("the import to finish", () -> {
-            last[0] = admin.send("GET", location, null).body();
-            return !"RUNNING".equals(last[0].get("state").asString());
-        }, () -> last[0].get("linesDone").asLong(), STALL_MAX);
-        return last[0];
     }
 }

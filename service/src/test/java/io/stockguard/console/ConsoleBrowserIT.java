@@ -210,7 +210,7 @@ class ConsoleBrowserIT {
                 "/console/audit", "/console/orders", "/console/orders/warmup-1", "/console/runbooks",
                 "/console/runbooks/redis-down", "/console/runbooks/drift-detected",
                 "/console/runbooks/backlog-over-threshold", "/console/runbooks/preheat-failing", "/console/runbooks/dead-letters", "/console/people",
-                "/console/keys", "/console/dead-letters");
+                "/console/keys", "/console/dead-letters", "/console/catalogue");
         for (Dimension size : List.of(Browser.DESKTOP, Browser.PHONE)) {
             browser.size(size);
             for (String page : pages) {

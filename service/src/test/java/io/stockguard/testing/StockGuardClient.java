@@ -111,6 +111,24 @@ public final class StockGuardClient {
         return send("POST", "/api/v1/admin/skus/" + skuId + "/adjust", body);
     }
 
+    /**
+     * Sends a catalogue import and waits, for as long as it makes progress (a minute without a
+     * line more fails), until it is no longer RUNNING; returns the job as it ended.
+     */
+    public JsonNode importCatalogue(String body, String contentType) {
+        Response started = sendRaw("POST", "/api/v1/admin/skus:import", body, contentType);
+        org.assertj.core.api.Assertions.assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
+        String location = started.raw().headers().firstValue("Location").orElseThrow();
+        org.assertj.core.api.Assertions.assertThat(location)
+                .endsWith("/api/v1/admin/skus:import/" + started.text("jobId"));
+        JsonNode[] last = {started.body()};
+        Progress.awaitWhileGrowing("the import to finish", () -> {
+            last[0] = send("GET", location, null).body();
+            return !"RUNNING".equals(last[0].get("state").asString());
+        }, () -> last[0].get("linesDone").asLong(), Duration.ofSeconds(60));
+        return last[0];
+    }
+
     public Response send(String method, String path, Object body) {
         String json = body == null ? null : JSON.writeValueAsString(body);
         return sendRaw(method, path, json, json == null ? null : "application/json");
