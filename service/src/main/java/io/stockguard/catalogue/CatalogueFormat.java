@@ -125,7 +125,8 @@ public enum CatalogueFormat {
                 return false;
             }
             Map<String, Integer> found = new HashMap<>();
-            String[] names = text.split(",", -1);
+            // Spreadsheets save CSV with a byte order mark before the first column's name.
+            String[] names = (text.startsWith("\uFEFF") ? text.substring(1) : text).split(",", -1);
             for (int i = 0; i < names.length; i++) {
                 String name = unquote(names[i]);
                 if (!COLUMNS.contains(name)) {

@@ -107,6 +107,12 @@ public class CatalogueImports {
         }
     }
 
+    /** Stops the worker with the service; a job cut short reads ABANDONED and can be run again. */
+    @jakarta.annotation.PreDestroy
+    void stop() {
+        worker.shutdownNow();
+    }
+
     /** A job as stored, with a RUNNING job whose progress stopped moving reported ABANDONED. */
     public Optional<ImportJob> job(String jobId) {
         return jobs.find(jobId).map(this::withLiveness);

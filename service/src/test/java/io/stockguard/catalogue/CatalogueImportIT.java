@@ -178,13 +178,16 @@ class CatalogueImportIT {
         StockGuardClient.Response forbidden = service.client().sendRaw("POST", "/api/v1/admin/skus:import",
                 "sku,total\n" + prefix + "e,1\n", "text/csv");
         assertThat(forbidden.status()).isEqualTo(403);
+        assertThat(service.client().send("GET", "/api/v1/admin/skus:import", null).status()).isEqualTo(403);
         assertThat(service.client().sku(prefix + "e").status()).isEqualTo(404);
         StockGuardClient.Response unknown = admin.send("GET", "/api/v1/admin/skus:import/no-such-job", null);
         assertThat(unknown.status()).isEqualTo(404);
 
         // The launcher: a progress bar, then the report; exit 1 because a line failed.
         Path file = dir.resolve("catalogue.csv");
-        Files.writeString(file, "sku,total\n" + prefix + "cli-1,5\n" + prefix + "cli-2,6\n" + prefix + "cli-3,x\n");
+        // As a spreadsheet saves it: a byte order mark, and lines ending CR LF.
+        Files.writeString(file, "\uFEFFsku,total\r\n" + prefix + "cli-1,5\r\n" + prefix + "cli-2,6\r\n" + prefix
+                + "cli-3,x\r\n");
         Process cli = new ProcessBuilder(Path.of("..").toAbsolutePath().normalize().resolve("stockguard").toString(),
                 "import", file.toString(), "--url=" + service.baseUrl(), "--key=" + RunningService.ADMIN_KEY)
                 .redirectErrorStream(true).start();

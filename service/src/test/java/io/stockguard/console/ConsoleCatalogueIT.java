@@ -30,6 +30,10 @@ class ConsoleCatalogueIT {
                     "data-action=\"export\"");
             assertThat(operator.get("/console/catalogue?job=" + jobId).body()).contains("Import " + jobId);
             assertThat(operator.get("/console/catalogue?job=nope").body()).contains("No import nope.");
+            assertThat(operator.get("/api/v1/admin/skus:import/" + jobId).status()).as("operators follow imports")
+                    .isEqualTo(200);
+            assertThat(operator.json("POST", "/api/v1/admin/skus:import", "{}", operator.csrfToken("/console/catalogue"))
+                    .status()).as("only admins send them").isEqualTo(403);
             ConsoleSession.Page export = operator.get("/api/v1/admin/skus:export?format=csv");
             assertThat(export.status()).isEqualTo(200);
             assertThat(export.body()).startsWith("sku,total,buckets,safetyStock\n").contains(prefix + "a,5,8,0");
