@@ -3,7 +3,8 @@
 -- The overview's SKU list. Frozen and throttled SKUs come first (they are what someone is looking
 -- for at 2 a.m.), then the busiest by reserved + sold. The filter is a LIKE pattern with '!' as
 -- its escape character ('%' when there is no filter). This groups every bucket row of the
--- matching SKUs; the page size bounds what is returned, not what is scanned.
+-- matching SKUs; the page size bounds what is returned, not what is scanned. The second parameter
+-- is 1 to keep only sold-out SKUs (nothing available), 0 for all.
 -- name: skus
 SELECT s.sku_id, s.bucket_count, s.mode, s.mode_reason, s.mode_changed_by, s.mode_changed_at,
        SUM(b.available) AS available, SUM(b.reserved) AS reserved, SUM(b.sold) AS sold
@@ -11,6 +12,7 @@ FROM sku s
 JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id LIKE ? ESCAPE '!'
 GROUP BY s.sku_id, s.bucket_count, s.mode, s.mode_reason, s.mode_changed_by, s.mode_changed_at
+HAVING (? = 0 OR SUM(b.available) = 0)
 ORDER BY CASE WHEN s.mode = 'NORMAL' THEN 1 ELSE 0 END, SUM(b.reserved) + SUM(b.sold) DESC, s.sku_id
 LIMIT ?;
 

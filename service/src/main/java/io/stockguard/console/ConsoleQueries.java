@@ -12,8 +12,11 @@ import java.util.Optional;
  */
 public interface ConsoleQueries {
 
-    /** SKUs whose id contains {@code filter} (all when null): frozen and throttled first, then the busiest. */
-    List<SkuRow> skus(String filter, int limit);
+    /**
+     * SKUs whose id contains {@code filter} (all when null), only those with nothing available when
+     * {@code soldOutOnly}: frozen and throttled first, then the busiest.
+     */
+    List<SkuRow> skus(String filter, boolean soldOutOnly, int limit);
 
     long skuCount();
 

@@ -47,7 +47,7 @@ public final class ConsoleViews {
      * @param probeRunning false while no reconciliation probe provides readings (it is switched off)
      * @param alerts the probe's alert feed; empty while it does not run
      */
-    public record Overview(List<OverviewRow> rows, long skuCount, String filter, boolean hotTier,
+    public record Overview(List<OverviewRow> rows, long skuCount, String filter, boolean soldOutOnly, boolean hotTier,
             HotStore.PreheatStatus preheat, boolean probeRunning, List<ProbeReadings.Alert> alerts) {
     }
 

@@ -67,12 +67,12 @@ public class OperatorConsole {
         return properties;
     }
 
-    public ConsoleViews.Overview overview(String filter) {
+    public ConsoleViews.Overview overview(String filter, boolean soldOutOnly) {
         String cleaned = filter == null || filter.isBlank() ? null : filter.strip();
         HotStore hot = hotStore.getIfAvailable();
         ProbeReadings readings = probe.getIfAvailable();
         List<ConsoleViews.OverviewRow> rows = new ArrayList<>();
-        for (ConsoleQueries.SkuRow sku : queries.skus(cleaned, properties.overviewSkusMax())) {
+        for (ConsoleQueries.SkuRow sku : queries.skus(cleaned, soldOutOnly, properties.overviewSkusMax())) {
             SkuId id = SkuId.of(sku.skuId());
             ConsoleViews.HotComparison comparison = hot == null ? null : compare(hot, id);
             ProbeReadings.Drift drift = readings == null ? null : readings.drift(id).orElse(null);
@@ -80,7 +80,7 @@ public class OperatorConsole {
                     : readings.driftHistory(id, properties.drift().sparklineSize());
             rows.add(new ConsoleViews.OverviewRow(sku, comparison, drift, history));
         }
-        return new ConsoleViews.Overview(rows, queries.skuCount(), cleaned, hot != null,
+        return new ConsoleViews.Overview(rows, queries.skuCount(), cleaned, soldOutOnly, hot != null,
                 hot == null ? null : preheatStatus(hot), readings != null,
                 readings == null ? List.of() : readings.recentAlerts(ALERTS_SHOWN));
     }

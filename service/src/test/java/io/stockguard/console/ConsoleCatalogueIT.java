@@ -18,7 +18,8 @@ class ConsoleCatalogueIT {
         try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                 ConsolePeople.settings())) {
             String prefix = Ids.sku("page") + "-";
-            JsonNode job = service.admin().importCatalogue("sku,total\n" + prefix + "a,5\n" + prefix + "b,many\n", "text/csv");
+            JsonNode job = service.admin().importCatalogue(
+                    "sku,total\n" + prefix + "a,5\n" + prefix + "b,many\n" + prefix + "gone,0\n", "text/csv");
             String jobId = job.get("jobId").asString();
 
             ConsoleSession operator = new ConsoleSession(service.baseUrl());
@@ -37,6 +38,15 @@ class ConsoleCatalogueIT {
             ConsoleSession.Page export = operator.get("/api/v1/admin/skus:export?format=csv");
             assertThat(export.status()).isEqualTo(200);
             assertThat(export.body()).startsWith("sku,total,buckets,safetyStock\n").contains(prefix + "a,5,8,0");
+
+            // The overview's sold-out filter, on the page and in its JSON twin.
+            assertThat(operator.get("/console?filter=" + prefix + "&soldOut=true").body())
+                    .contains(prefix + "gone<", "sold out only").doesNotContain(prefix + "a<");
+            assertThat(operator.get("/console?filter=" + prefix).body()).contains(prefix + "gone<", prefix + "a<");
+            JsonNode soldOut = service.admin().send("GET", "/api/v1/admin/skus?soldOut=true&filter=" + prefix, null)
+                    .body().get("skus");
+            assertThat(soldOut).hasSize(1);
+            assertThat(soldOut.get(0).get("skuId").asString()).isEqualTo(prefix + "gone");
 
             ConsoleSession viewer = new ConsoleSession(service.baseUrl());
             viewer.login(ConsolePeople.VIEWER);

@@ -25,6 +25,8 @@ class ConsoleOnMariaDbIT {
             ConsoleSession operator = new ConsoleSession(service.baseUrl());
             assertThat(operator.login(ConsolePeople.OPERATOR).location()).endsWith("/console");
             assertThat(operator.get("/console?filter=b_").body()).contains("Mdb_1").doesNotContain("Mdb-2");
+            assertThat(service.client().reserve("mdb-all", new Line("Mdb-2", 40)).status()).isEqualTo(201);
+            assertThat(operator.get("/console?soldOut=true").body()).contains("Mdb-2<").doesNotContain("Mdb_1<");
             assertThat(operator.get("/console/orders/mdb-order").body()).contains("RESERVE", "Mdb_1");
 
             StockGuardClient.Response created = admin.send("POST", "/api/v1/admin/people", StockGuardClient.object(

@@ -25,12 +25,12 @@ class JdbcConsoleQueries implements ConsoleQueries {
     }
 
     @Override
-    public List<SkuRow> skus(String filter, int limit) {
+    public List<SkuRow> skus(String filter, boolean soldOutOnly, int limit) {
         return jdbc.query(sql.get("skus"), (rs, row) -> new SkuRow(rs.getString("sku_id"),
                 rs.getLong("available") + rs.getLong("reserved") + rs.getLong("sold"), rs.getLong("available"),
                 rs.getLong("reserved"), rs.getLong("sold"), rs.getString("mode"), rs.getString("mode_reason"),
                 rs.getString("mode_changed_by"), Timestamps.fromDatabase(rs, "mode_changed_at", dialect),
-                rs.getInt("bucket_count")), likePattern(filter), limit);
+                rs.getInt("bucket_count")), likePattern(filter), soldOutOnly ? 1 : 0, limit);
     }
 
     @Override

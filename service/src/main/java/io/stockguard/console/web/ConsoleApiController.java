@@ -64,12 +64,14 @@ class ConsoleApiController {
     }
 
     @GetMapping("/skus")
-    @Operation(summary = "The overview: SKUs with their stock, mode, hot-store copy and drift (when a probe runs)")
-    OverviewResponse overview(@RequestParam(required = false) String filter) {
+    @Operation(summary = "The overview: SKUs with their stock, mode, hot-store copy and drift (when a probe runs)",
+            description = "filter: part of a SKU id; soldOut=true: only SKUs with nothing available (the database's count)")
+    OverviewResponse overview(@RequestParam(required = false) String filter,
+            @RequestParam(defaultValue = "false") boolean soldOut) {
         if (filter != null && filter.length() > 64) {
             throw new InvalidRequestException("filter", "is longer than 64 characters");
         }
-        ConsoleViews.Overview overview = console.overview(filter);
+        ConsoleViews.Overview overview = console.overview(filter, soldOut);
         List<SkuSummary> skus = overview.rows().stream().map(row -> new SkuSummary(row.sku().skuId(),
                 row.sku().total(), row.sku().available(), row.sku().reserved(), row.sku().sold(), row.sku().mode(),
                 row.sku().modeReason(), row.sku().modeChangedBy(), row.sku().modeChangedAt(), hot(row.hot()),

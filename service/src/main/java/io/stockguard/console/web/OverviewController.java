@@ -20,11 +20,12 @@ class OverviewController {
     }
 
     @GetMapping({"/console", "/console/"})
-    String overview(@RequestParam(required = false) String filter, Model model) {
+    String overview(@RequestParam(required = false) String filter,
+            @RequestParam(defaultValue = "false") boolean soldOut, Model model) {
         if (filter != null && filter.length() > 64) {
             filter = filter.substring(0, 64);
         }
-        ConsoleViews.Overview overview = console.overview(filter);
+        ConsoleViews.Overview overview = console.overview(filter, soldOut);
         model.addAttribute("overview", overview);
         model.addAttribute("sparklines", sparklines(overview));
         return "console/overview";
