@@ -24,3 +24,7 @@ SELECT sku_id, owner, hot_epoch, owner_since FROM sku WHERE sku_id IN (:skuIds) 
 -- The database path holds a SKU's ownership still while it changes the SKU.
 -- name: shareOwnership
 SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? LOCK IN SHARE MODE;
+
+-- After a bulk import: refresh the optimizer's statistics of the tables it grew.
+-- name: analyzeCatalogue
+ANALYZE TABLE sku, stock_bucket;

@@ -26,3 +26,8 @@ SELECT sku_id, owner, hot_epoch, owner_since FROM sku WHERE sku_id IN (:skuIds) 
 -- The database path holds a SKU's ownership still while it changes the SKU.
 -- name: shareOwnership
 SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? FOR SHARE;
+
+-- After a bulk import: the planner's statistics still describe the catalogue before it, and until
+-- autovacuum catches up a page of the export (or any join over SKUs) may scan whole tables.
+-- name: analyzeCatalogue
+ANALYZE sku, stock_bucket;

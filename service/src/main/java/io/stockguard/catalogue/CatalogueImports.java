@@ -47,8 +47,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class CatalogueImports {
 
     private static final Logger log = LoggerFactory.getLogger(CatalogueImports.class);
-    /** Lines answered UNAVAILABLE in a row before a job stops: the store is down, not one SKU. */
-    private static final int UNAVAILABLE_IN_A_ROW_MAX = 20;
+
+    /** New SKUs after which an import refreshes the database's statistics. */
+    private static final long STATISTICS_AFTER = 1_000;
 
     private final SkuCatalogue catalogue;
     private final Reservations reservations;
@@ -208,6 +209,7 @@ public class CatalogueImports {
                 run.take(reader.line(number, text.strip()));
             }
             run.finish();
+            refreshStatistics(run);
             preheat = preheatIfHot(run, caller);
             log.info("import {} done: {}", jobId, run.progress().counts());
         } catch (ImportRun.StoreDown e) {
@@ -239,6 +241,19 @@ public class CatalogueImports {
         } catch (DataAccessException e) {
             log.error("import {} ended {} but its record could not be written; it will read ABANDONED", run.jobId(),
                     state, e);
+        }
+    }
+
+    /** A bulk load changes the tables' sizes more than anything else does: plans should know at once. */
+    private void refreshStatistics(ImportRun run) {
+        if (run.progress().created() < STATISTICS_AFTER) {
+            return;
+        }
+        try {
+            catalogue.refreshStatistics();
+        } catch (DataAccessException e) {
+            log.warn("import {}: could not refresh the database's statistics; its next automatic analysis will",
+                    run.jobId(), e);
         }
     }
 

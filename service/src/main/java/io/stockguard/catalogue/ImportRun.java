@@ -242,8 +242,7 @@ final class ImportRun implements AutoCloseable {
             StockCommand.Upsert upsert = line.upsert();
             try {
                 Optional<SkuStockView> now = reservations.stock(upsert.skuId());
-                if (now.isPresent() && same(new SkuCatalogue.Entry(upsert.skuId(), now.get().total(),
-                        now.get().bucketCount(), now.get().safetyStock()), upsert)) {
+                if (now.isPresent() && same(CatalogueExport.entry(now.get()), upsert)) {
                     unavailableInARow = 0;
                     return Outcome.UNCHANGED;
                 }

@@ -23,11 +23,23 @@ public interface SkuCatalogue {
      */
     Batch createAbsent(List<StockCommand.Upsert> skus, Caller caller);
 
+    /**
+     * Brings the database's statistics up to date after many SKUs were created, so that its plans
+     * fit the catalogue's new size at once rather than after the next automatic analysis.
+     */
+    void refreshStatistics();
+
     /** SKUs in id order after {@code after} (null: from the first), at most {@code limit}. */
     List<Entry> page(SkuId after, int limit);
 
-    /** What a SKU is in the catalogue: the columns of an import or export line. */
-    record Entry(SkuId skuId, long total, int bucketCount, long safetyStock) {
+    /**
+     * What a SKU is in the catalogue: the columns of an import or export line, as the database
+     * has them.
+     *
+     * @param soldByHotStore the hot store owns the SKU (or is handing it over): its counters there
+     *     may be ahead of the database's while the journal catches up
+     */
+    record Entry(SkuId skuId, long total, int bucketCount, long safetyStock, boolean soldByHotStore) {
     }
 
     /** The outcome of {@link #createAbsent}: which SKUs were created, and how the others stand. */

@@ -43,8 +43,12 @@ class ImportRunTest {
             public Batch createAbsent(List<StockCommand.Upsert> skus, Caller caller) {
                 // Every SKU exists already, with a total no line asks for: each line is a change.
                 Map<SkuId, Entry> existing = new HashMap<>();
-                skus.forEach(u -> existing.put(u.skuId(), new Entry(u.skuId(), -1, 8, 0)));
+                skus.forEach(u -> existing.put(u.skuId(), new Entry(u.skuId(), -1, 8, 0, false)));
                 return new Batch(Set.of(), existing);
+            }
+
+            @Override
+            public void refreshStatistics() {
             }
 
             @Override

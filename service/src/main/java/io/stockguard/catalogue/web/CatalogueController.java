@@ -1,5 +1,6 @@
 package io.stockguard.catalogue.web;
 
+import io.stockguard.catalogue.CatalogueExport;
 import io.stockguard.catalogue.CatalogueFormat;
 import io.stockguard.catalogue.CatalogueImports;
 import io.stockguard.catalogue.ImportJob;
@@ -8,15 +9,12 @@ import io.stockguard.platform.Caller;
 import io.stockguard.platform.CurrentRequest;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
-import io.stockguard.reservation.SkuCatalogue;
-import io.stockguard.stock.SkuId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStreamWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -36,16 +34,14 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Admin: catalogue", description = "Import and export the catalogue in bulk (CSV or JSON lines)")
 class CatalogueController {
 
-    /** SKUs read per page of an export: one index range each, and never the whole catalogue in memory. */
-    private static final int EXPORT_PAGE = 1_000;
     private static final int RECENT_JOBS = 20;
 
     private final CatalogueImports imports;
-    private final SkuCatalogue catalogue;
+    private final CatalogueExport export;
 
-    CatalogueController(CatalogueImports imports, SkuCatalogue catalogue) {
+    CatalogueController(CatalogueImports imports, CatalogueExport export) {
         this.imports = imports;
-        this.catalogue = catalogue;
+        this.export = export;
     }
 
     @PostMapping(path = "/skus:import", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -78,27 +74,14 @@ class CatalogueController {
 
     @GetMapping(path = "/skus:export")
     @Operation(summary = "Every SKU, in id order, in the import's format (format=csv, the default, or ndjson)",
-            description = "Streamed page by page. Totals are the database's: in the full tier a SKU the hot store "
-                    + "sells may lag its hot total by the journal's backlog (seconds).")
+            description = "Streamed page by page. A SKU Redis sells is read from Redis, so its total is current "
+                    + "even while the journal catches up.")
     void export(@RequestParam(defaultValue = "csv") String format, HttpServletResponse response) throws IOException {
         CatalogueFormat chosen = CatalogueFormat.named(format);
         response.setContentType(chosen.mediaType() + ";charset=UTF-8");
         response.setHeader(HttpHeaders.CONTENT_DISPOSITION,
                 "attachment; filename=\"stockguard-skus." + chosen.extension() + "\"");
-        Writer out = new java.io.OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8);
-        out.write(chosen.header());
-        SkuId after = null;
-        while (true) {
-            List<SkuCatalogue.Entry> page = catalogue.page(after, EXPORT_PAGE);
-            for (SkuCatalogue.Entry entry : page) {
-                out.write(chosen.line(entry));
-            }
-            if (page.size() < EXPORT_PAGE) {
-                break;
-            }
-            after = page.getLast().skuId();
-        }
-        out.flush();
+        export.write(chosen, new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
     }
 
     private static MediaType contentType(HttpServletRequest request) {

@@ -104,6 +104,12 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
     }
 
     @Override
+    public void refreshStatistics() {
+        // MySQL answers ANALYZE TABLE with a result set (one row per table); PostgreSQL with none.
+        jdbc.execute(sql.get("analyzeCatalogue"));
+    }
+
+    @Override
     public List<Entry> page(SkuId after, int limit) {
         return jdbc.query(sql.get("cataloguePage"), (rs, i) -> entry(rs), after == null ? "" : after.value(), limit);
     }
@@ -114,6 +120,6 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
 
     private static Entry entry(ResultSet rs) throws SQLException {
         return new Entry(SkuId.of(rs.getString("sku_id")), rs.getLong("total"), rs.getInt("bucket_count"),
-                rs.getLong("safety_stock"));
+                rs.getLong("safety_stock"), !"DATABASE".equals(rs.getString("owner")));
     }
 }
