@@ -3,6 +3,7 @@ package io.stockguard.catalogue;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.Reservations;
@@ -16,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,9 +94,14 @@ public class CatalogueImports {
         try {
             file = spool(body);
             long lines = dataLines(file, format, caller);
-            Instant now = clock.instant();
-            jobs.start(jobId, format.name(), caller.actor().toString(), lines,
-                    caller.traceId() == null ? null : caller.traceId().value(), now);
+            try {
+                jobs.start(jobId, format.name(), caller.actor().toString(), lines,
+                        caller.traceId() == null ? null : caller.traceId().value(), clock.instant());
+            } catch (DataAccessException e) {
+                log.warn("import {} could not be recorded", jobId, e);
+                throw new ApiProblemException(ProblemCode.UNAVAILABLE, "the database could not record the import: "
+                        + "nothing was applied; send it again", Map.of(), Duration.ofSeconds(1));
+            }
             Path spooled = file;
             worker.execute(() -> run(jobId, spooled, format, caller));
             file = null;
@@ -138,26 +144,40 @@ public class CatalogueImports {
 
     private Path spool(InputStream body) {
         long limit = properties.importSizeMax().toBytes();
+        Path file;
         try {
-            Path file = Files.createTempFile("stockguard-import-", ".part");
-            try (OutputStream out = Files.newOutputStream(file)) {
-                byte[] buffer = new byte[64 * 1024];
-                long copied = 0;
-                for (int n; (n = body.read(buffer)) >= 0; ) {
-                    copied += n;
-                    if (copied > limit) {
-                        throw new ApiProblemException(ProblemCode.PAYLOAD_TOO_LARGE, "an import file is limited to "
-                                + properties.importSizeMax().toMegabytes() + " MB (stockguard.catalogue.import-size-max)");
-                    }
-                    out.write(buffer, 0, n);
+            file = Files.createTempFile("stockguard-import-", ".part");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the import file", e);
+        }
+        try (OutputStream out = Files.newOutputStream(file)) {
+            byte[] buffer = new byte[64 * 1024];
+            long copied = 0;
+            for (int n; (n = read(body, buffer)) >= 0; ) {
+                copied += n;
+                if (copied > limit) {
+                    throw new ApiProblemException(ProblemCode.PAYLOAD_TOO_LARGE, "an import file is limited to "
+                            + properties.importSizeMax().toMegabytes() + " MB (stockguard.catalogue.import-size-max)");
                 }
-            } catch (RuntimeException | IOException e) {
-                delete(file);
-                throw e;
+                out.write(buffer, 0, n);
             }
             return file;
         } catch (IOException e) {
+            delete(file);
             throw new UncheckedIOException("cannot keep the import file", e);
+        } catch (RuntimeException e) {
+            delete(file);
+            throw e;
+        }
+    }
+
+    /** A body that breaks off (the client went away, a broken chunk) is the caller's to send again. */
+    private static int read(InputStream body, byte[] buffer) {
+        try {
+            return body.read(buffer);
+        } catch (IOException e) {
+            throw new InvalidRequestException("body", "could not be read to its end (" + e.getMessage()
+                    + "); nothing was applied");
         }
     }
 
@@ -179,14 +199,14 @@ public class CatalogueImports {
                 lines++;
             }
         } catch (IOException e) {
-            throw new io.stockguard.platform.InvalidRequestException("body", "is not UTF-8 text");
+            throw new InvalidRequestException("body", "is not UTF-8 text");
         }
         if (!headerSeen) {
-            throw new io.stockguard.platform.InvalidRequestException("header", "the file is empty: a CSV import "
+            throw new InvalidRequestException("header", "the file is empty: a CSV import "
                     + "starts with the header line " + String.join(",", CatalogueFormat.COLUMNS));
         }
         if (lines > properties.importLinesMax()) {
-            throw new io.stockguard.platform.InvalidRequestException("body", "holds " + lines + " lines; an import "
+            throw new InvalidRequestException("body", "holds " + lines + " lines; an import "
                     + "holds at most " + properties.importLinesMax() + " (stockguard.catalogue.import-lines-max)");
         }
         return lines;

@@ -182,6 +182,8 @@ class CatalogueImportIT {
         assertThat(service.client().sku(prefix + "e").status()).isEqualTo(404);
         StockGuardClient.Response unknown = admin.send("GET", "/api/v1/admin/skus:import/no-such-job", null);
         assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.code()).isEqualTo("NOT_FOUND");
+        assertThat(admin.send("GET", "/api/v1/admin/skus:import/" + "x".repeat(500), null).status()).isEqualTo(404);
 
         // The launcher: a progress bar, then the report; exit 1 because a line failed.
         Path file = dir.resolve("catalogue.csv");

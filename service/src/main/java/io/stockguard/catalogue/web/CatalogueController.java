@@ -35,6 +35,7 @@ import org.springframework.web.bind.annotation.RestController;
 class CatalogueController {
 
     private static final int RECENT_JOBS = 20;
+    private static final int JOB_ID_LENGTH = 36;
 
     private final CatalogueImports imports;
     private final CatalogueExport export;
@@ -62,8 +63,9 @@ class CatalogueController {
             description = "state RUNNING, DONE (every line tried: see failed and errors), FAILED (stopped: see "
                     + "message) or ABANDONED (the instance running it stopped; run the import again)")
     ImportJob job(@PathVariable String jobId) {
-        return imports.job(jobId).orElseThrow(() -> new ApiProblemException(ProblemCode.NOT_FOUND,
-                "no import " + jobId, Map.of("jobId", jobId)));
+        // Job ids are UUIDs: anything longer names no job, and is not worth a query.
+        return (jobId.length() > JOB_ID_LENGTH ? java.util.Optional.<ImportJob>empty() : imports.job(jobId)).orElseThrow(() -> new ApiProblemException(ProblemCode.NOT_FOUND,
+                "no import " + abbreviated(jobId), Map.of("jobId", abbreviated(jobId))));
     }
 
     @GetMapping(path = "/skus:import", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -82,6 +84,10 @@ class CatalogueController {
         response.setHeader(HttpHeaders.CONTENT_DISPOSITION,
                 "attachment; filename=\"stockguard-skus." + chosen.extension() + "\"");
         export.write(chosen, new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
+    }
+
+    private static String abbreviated(String jobId) {
+        return jobId.length() <= JOB_ID_LENGTH ? jobId : jobId.substring(0, JOB_ID_LENGTH) + "…";
     }
 
     private static MediaType contentType(HttpServletRequest request) {
