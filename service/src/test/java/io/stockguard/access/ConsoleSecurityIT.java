@@ -48,7 +48,7 @@ class ConsoleSecurityIT {
                 continue;
             }
             String concrete = path.replace("{skuId}", SKU).replace("{orderId}", "order-1").replace("{name}", "somebody")
-                    .replace("{id}", "1");
+                    .replace("{id}", "1").replace("{jobId}", "job-1");
             for (String method : paths.get(path).propertyNames()) {
                 endpoints.add(new String[] {method.toUpperCase(), concrete});
             }
