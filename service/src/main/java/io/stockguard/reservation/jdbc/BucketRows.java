@@ -1,6 +1,7 @@
 package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.QueryPipeline;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.BucketView;
@@ -149,8 +150,27 @@ final class BucketRows {
         return jdbc.query(sql.get("buckets"), (rs, i) -> row(rs), skuId.value());
     }
 
-    void insert(SkuId skuId, int bucket, long available) {
-        jdbc.update(sql.get("insertBucket"), skuId.value(), bucket, available, available);
+    /**
+     * The buckets of new SKUs, in one batch: each SKU's total spread evenly, each bucket's applied
+     * sum equal to its stock. Returns the ADJUST event of every bucket that got stock, for the
+     * caller to journal in the same transaction, so the counters equal the journal's sums from the
+     * first moment (the one place a new SKU's rows are made, for a single SKU and an import alike).
+     */
+    List<StockEvent> insertNew(Map<SkuId, Integer> bucketCounts, Map<SkuId, Long> totals,
+            StockEvents.Context context) {
+        List<Object[]> rows = new ArrayList<>();
+        List<StockEvent> events = new ArrayList<>();
+        bucketCounts.forEach((sku, count) -> {
+            long[] shares = BucketShares.even(totals.get(sku), count);
+            for (int bucket = 0; bucket < count; bucket++) {
+                rows.add(new Object[] {sku.value(), bucket, shares[bucket], shares[bucket]});
+                if (shares[bucket] > 0) {
+                    events.add(StockEvents.adjust(sku, bucket, shares[bucket], null, context));
+                }
+            }
+        });
+        jdbc.batchUpdate(sql.get("insertBucket"), rows);
+        return events;
     }
 
     void setMode(SkuId skuId, SkuMode mode) {

@@ -1,8 +1,6 @@
 package io.stockguard.reservation.jdbc;
 
 import io.stockguard.journal.Journal;
-import io.stockguard.journal.StockEvent;
-import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
@@ -15,8 +13,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +35,7 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
     private final NamedParameterJdbcTemplate named;
     private final SqlStatements sql;
     private final SqlDialect dialect;
+    private final BucketRows buckets;
     private final Journal journal;
     private final Clock clock;
 
@@ -47,6 +46,7 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
         this.named = new NamedParameterJdbcTemplate(jdbc);
         this.sql = sql;
         this.dialect = dialect;
+        this.buckets = new BucketRows(jdbc, sql);
         this.journal = journal;
         this.clock = clock;
     }
@@ -85,22 +85,13 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
             ps.setObject(4, at);
             ps.setObject(5, at);
         });
-        // The same buckets and events a single creation makes: the total spread evenly, one ADJUST
-        // event per bucket that gets stock, each bucket's applied sum equal to its journaled sum.
-        StockEvents.Context context = JdbcStockLedger.context(caller, now);
-        List<Object[]> buckets = new ArrayList<>();
-        List<StockEvent> events = new ArrayList<>();
+        Map<SkuId, Integer> bucketCounts = new LinkedHashMap<>();
+        Map<SkuId, Long> totals = new HashMap<>();
         for (StockCommand.Upsert upsert : absent) {
-            long[] shares = BucketShares.even(upsert.total(), bucketCount(upsert));
-            for (int bucket = 0; bucket < shares.length; bucket++) {
-                buckets.add(new Object[] {upsert.skuId().value(), bucket, shares[bucket], shares[bucket]});
-                if (shares[bucket] > 0) {
-                    events.add(StockEvents.adjust(upsert.skuId(), bucket, shares[bucket], null, context));
-                }
-            }
+            bucketCounts.put(upsert.skuId(), bucketCount(upsert));
+            totals.put(upsert.skuId(), upsert.total());
         }
-        jdbc.batchUpdate(sql.get("insertBucket"), buckets);
-        journal.append(events);
+        journal.append(buckets.insertNew(bucketCounts, totals, JdbcStockLedger.context(caller, now)));
     }
 
     @Override

@@ -116,16 +116,8 @@ final class StockAdministration implements SkuModeStore {
     }
 
     private StockChangeOutcome create(StockCommand.Upsert command, int bucketCount, Instant now) {
-        StockEvents.Context context = JdbcStockLedger.context(command.caller(), now);
-        List<StockEvent> events = new ArrayList<>();
-        long[] shares = BucketShares.even(command.total(), bucketCount);
-        for (int bucket = 0; bucket < bucketCount; bucket++) {
-            buckets.insert(command.skuId(), bucket, shares[bucket]);
-            if (shares[bucket] > 0) {
-                events.add(StockEvents.adjust(command.skuId(), bucket, shares[bucket], null, context));
-            }
-        }
-        journal.append(events);
+        journal.append(buckets.insertNew(Map.of(command.skuId(), bucketCount), Map.of(command.skuId(),
+                command.total()), JdbcStockLedger.context(command.caller(), now)));
         SkuStockView after = view(command.skuId()).orElseThrow();
         audit.record(command.caller().actor(), "SKU_CREATE", target(command.skuId()), "created by the catalogue",
                 null, summary(after), command.caller().traceId());
