@@ -8,11 +8,12 @@
 -- KEYS[1]  sg:{o:<order>}  hash: st state, fp fingerprint, ln lines "sku|qty;sku|qty",
 --          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
 --          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
---          request that held an OPENING record has given up on it (cleared by the next transition)
+--          request that held an OPENING record has given up on it (cleared by the next transition),
+--          x how many times the hold was extended
 -- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms)
 --            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
---               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets>
+--               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets> <extensions>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
 --   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
 --   CLAIM    3 stale after (ms): the outbox sweeper takes over an OPENING record whose request is
@@ -27,21 +28,28 @@
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
 --            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
---   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> | SKIP <state> <lines with buckets> |
+--   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> |
+--            SKIP <state> <hold ends> <extensions> <lines with buckets> |
 --            STUCK <state> <lines with buckets> (OPENING or CONFIRMING left by a caller that died)
 --            (the lines with buckets carry the epoch each line was recorded under: the caller checks
 --            them against the epochs that own the SKUs now before it trusts the record)
 --   FINISH   3 final state (CANCELLED | CONFIRMED | EXPIRED) -> OK | STATE <state>
---   GET      -> FOUND st fp ln c e t lb | NONE
+--   EXTEND   3 the hold asked for (ms, counted from when the reservation was made, as on reserve),
+--            4 extensions allowed per order: only a RESERVED order whose hold has not ended is extended,
+--            and never shortened -> OK <hold ends> <extensions> <lines with buckets> |
+--            DONE (it holds at least that long already: a retry) <hold ends> <extensions> <lines with buckets> |
+--            USED (no extension left) <hold ends> <extensions> <lines with buckets> |
+--            EXPIRED | CANCELLED | CONFIRMED | BUSY (still opening) | NONE
+--   GET      -> FOUND st fp ln c e t lb x | NONE
 --   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
 --            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
 --            10 lifetime (s), 12 'force' to overwrite even a current record (one left half-way),
---            11 '1' to overwrite: writes the database's copy of a record the hot
+--            13 extensions, 11 '1' to overwrite: writes the database's copy of a record the hot
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x')
 local st = o[1]
 
 -- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
@@ -57,7 +65,7 @@ end
 
 if op == 'GET' then
   if not st then return {'NONE'} end
-  return {'FOUND', st, o[2], o[3], o[4], o[5], o[6] or '', o[8] or ''}
+  return {'FOUND', st, o[2], o[3], o[4], o[5], o[6] or '', o[8] or '', o[10] or '0'}
 end
 
 if op == 'RESTORE' then
@@ -76,7 +84,7 @@ if op == 'RESTORE' then
     if lines > 0 and current then return {'PRESENT'} end
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
-    'e', ARGV[8], 't', ARGV[9], 'u', now)
+    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0')
   redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
   return {'OK'}
@@ -115,7 +123,7 @@ if op == 'OPEN' then
     end
     return {'BUSY'}
   end
-  return {'DONE', st, o[4], o[5], o[6] or '', o[8] or ''}
+  return {'DONE', st, o[4], o[5], o[6] or '', o[8] or '', o[10] or '0'}
 end
 
 if op == 'CLOSE' then
@@ -190,7 +198,22 @@ if op == 'EXPIRE' then
     set('EXPIRING')
     return {'GO', o[3], o[8] or ''}
   end
-  return {'SKIP', st or 'NONE', o[8] or ''}
+  return {'SKIP', st or 'NONE', o[5] or '0', o[10] or '0', o[8] or ''}
+end
+
+if op == 'EXTEND' then
+  if not st then return {'NONE'} end
+  if st == 'CONFIRMED' or st == 'CONFIRMING' then return {'CONFIRMED'} end
+  if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
+  if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
+  if st == 'OPENING' then return {'BUSY'} end
+  local ends, used = tonumber(o[5]), tonumber(o[10] or '0')
+  if ends > 0 and now >= ends then return {'EXPIRED'} end
+  local wanted = tonumber(o[4]) + tonumber(ARGV[3])
+  if wanted <= ends then return {'DONE', ends, used, o[8] or ''} end
+  if used >= tonumber(ARGV[4]) then return {'USED', ends, used, o[8] or ''} end
+  redis.call('HSET', key, 'e', wanted, 'x', used + 1, 'u', now)
+  return {'OK', wanted, used + 1, o[8] or ''}
 end
 
 if op == 'FINISH' then

@@ -64,12 +64,12 @@ UPDATE sku SET mode = ?, throttle_rate = ?, mode_reason = ?, mode_changed_by = ?
 WHERE sku_id = ?;
 
 -- name: reservation
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
 FROM reservation
 WHERE order_id = ?;
 
 -- name: lockReservation
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
 FROM reservation
 WHERE order_id = ?
 FOR UPDATE;
@@ -85,6 +85,15 @@ INSERT INTO reservation_line (order_id, sku_id, qty, bucket) VALUES (?, ?, ?, ?)
 UPDATE reservation
 SET state = ?, confirmed_at = COALESCE(?, confirmed_at), closed_at = COALESCE(?, closed_at)
 WHERE order_id = ? AND state = ?;
+
+-- A hold made longer, never shorter: the row is locked by the caller, who decided the extension.
+-- name: extendHold
+UPDATE reservation SET expires_at = ?, extensions = ? WHERE order_id = ?;
+
+-- The order's lines whose extension is journaled already (one EXTEND per line, like every order
+-- operation).
+-- name: extendedLines
+SELECT sku_id FROM stock_event WHERE order_id = ? AND op = 'EXTEND';
 
 -- Reservations past their TTL after a place (expires_at, order_id), in that order: the sweeper
 -- pages through them, so those it cannot expire now do not hold back the rest.
@@ -143,7 +152,7 @@ WHERE sku_id IN (:skuIds) AND epoch IS NOT NULL AND bucket_seq IN (:sequences);
 -- Reservation rows of a batch, locked in order id order before any bucket is locked: the same
 -- order every transaction takes them in.
 -- name: lockReservations
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
 FROM reservation
 WHERE order_id IN (:orderIds)
 ORDER BY order_id

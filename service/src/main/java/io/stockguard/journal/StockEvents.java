@@ -38,6 +38,12 @@ public final class StockEvents {
         return order(StockOp.EXPIRE, order, sku, bucket, qty, qty, -qty, 0, context);
     }
 
+    /** The hold of an order's line now ends at {@code holdEnds}; no counter moves. */
+    public static StockEvent extend(OrderId order, SkuId sku, int bucket, int qty, Instant holdEnds,
+            Context context) {
+        return order(StockOp.EXTEND, order, sku, bucket, qty, 0, 0, 0, context).withTerms(null, holdEnds);
+    }
+
     public static StockEvent restock(SkuId sku, int bucket, long qty, String requestId, Context context) {
         return stock(StockOp.RESTOCK, sku, bucket, qty, qty, requestId, context);
     }

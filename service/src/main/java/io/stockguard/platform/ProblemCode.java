@@ -34,6 +34,12 @@ public enum ProblemCode {
             "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
     ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
             "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    ORDER_CONFIRMED(HttpStatus.CONFLICT, "Order confirmed",
+            "The order is sold: it holds nothing that could expire, so its hold cannot be extended."),
+    EXTENSION_LIMIT(HttpStatus.CONFLICT, "Extension limit reached",
+            "The order's hold was extended before, and an order's hold is extended once "
+                    + "(or extensions are switched off: stockguard.reservation.extension.enabled). The body says "
+                    + "when the hold ends. Confirm or cancel the order before then."),
     UNKNOWN_CHANNEL(HttpStatus.NOT_FOUND, "Unknown alert channel",
             "No alert channel has this name in stockguard.alerting.channels (or none is configured, or alerting is "
                     + "switched off). The body lists the configured channels."),

@@ -1,5 +1,6 @@
 package io.stockguard.reservation;
 
+import io.stockguard.platform.Caller;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -30,6 +31,15 @@ public interface HotStoreSource {
 
     /** Records an early cancel's tombstone in the database too, so every path refuses a late reserve (I7). */
     void tombstone(OrderId order, String traceId, Instant now);
+
+    /**
+     * Writes an extension the hot store decided through to the database: the order's hold ends at
+     * {@code holdEnds} (never earlier than it did), it counts {@code extensions}, and each line's
+     * EXTEND is journaled once. Returns the order as the database has it afterwards; empty while
+     * the database has no row for it yet (its reservation is still on its way through the journal).
+     */
+    Optional<ReservationView> recordExtension(OrderId order, Instant holdEnds, int extensions, Caller caller,
+            Instant now);
 
     /** The fingerprint a restock or adjustment request id was applied with, if it was. */
     Optional<String> stockRequestFingerprint(String requestId);

@@ -5,6 +5,7 @@ import io.stockguard.platform.ProblemCode;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -121,6 +122,38 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
 
         public String detail() {
             return "the reservation of order " + orderId + " expired and its stock was returned";
+        }
+    }
+
+    record OrderConfirmed(OrderId orderId) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.ORDER_CONFIRMED;
+        }
+
+        public String detail() {
+            return "order " + orderId + " is confirmed: nothing of it is held any more";
+        }
+    }
+
+    /**
+     * The order's hold cannot be extended (again).
+     *
+     * @param holdEnds when the hold ends now
+     * @param extensions how many times it was extended
+     * @param switchedOff extensions are switched off here, for every order
+     */
+    record ExtensionLimit(OrderId orderId, Instant holdEnds, int extensions, boolean switchedOff) implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.EXTENSION_LIMIT;
+        }
+
+        public String detail() {
+            return switchedOff ? "holds are not extended here (stockguard.reservation.extension.enabled is false)"
+                    : "the hold of order " + orderId + " was extended before; it ends at " + holdEnds;
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("orderId", orderId.value(), "expiresAt", holdEnds.toString(), "extensions", extensions);
         }
     }
 

@@ -23,6 +23,7 @@ import org.springframework.validation.annotation.Validated;
  * @param bucketCacheSize SKUs whose bucket count is cached; the count never changes once a SKU
  *     exists, so the cache is only a bound on memory
  * @param coalescing how the database ledger combines concurrent reservations into one transaction
+ * @param extension whether and how far a held order's hold may be extended
  */
 @Validated
 @ConfigurationProperties("stockguard.reservation")
@@ -32,12 +33,33 @@ public record ReservationProperties(
         @Min(1) @Max(10_000) @DefaultValue("500") int expiryBatchSize,
         @Min(1) @Max(10) @DefaultValue("3") int lockRetries,
         @Min(1_000) @Max(10_000_000) @DefaultValue("1000000") int bucketCacheSize,
-        @NotNull @Valid @DefaultValue Coalescing coalescing) {
+        @NotNull @Valid @DefaultValue Coalescing coalescing,
+        @NotNull @Valid @DefaultValue Extension extension) {
 
     public ReservationProperties {
         requireBetween("stockguard.reservation.default-ttl", defaultTtl, Duration.ofSeconds(1), Duration.ofDays(7));
         requireBetween("stockguard.reservation.expiry-sweep-interval", expirySweepInterval,
                 Duration.ofMillis(100), Duration.ofMinutes(10));
+    }
+
+    /**
+     * Hold extension ({@code stockguard.reservation.extension.*}): a customer in a slow payment flow
+     * may have an order's hold extended once, while it is held and before it ends.
+     *
+     * @param enabled whether holds may be extended at all; when false every extension is refused
+     *     409 EXTENSION_LIMIT
+     * @param holdMax the longest a hold may last once extended, counted from when the reservation
+     *     was made; a request for longer is refused 400 INVALID_REQUEST. Stock held by an unpaid
+     *     order is stock nobody else can buy: keep it short
+     */
+    public record Extension(
+            @DefaultValue("true") boolean enabled,
+            @NotNull @DefaultValue("1h") Duration holdMax) {
+
+        public Extension {
+            requireBetween("stockguard.reservation.extension.hold-max", holdMax, Duration.ofSeconds(1),
+                    Duration.ofDays(7));
+        }
     }
 
     /**

@@ -4,9 +4,13 @@ import io.stockguard.stock.OrderId;
 import java.time.Instant;
 import java.util.List;
 
-/** A reservation as callers and operators see it. */
+/**
+ * A reservation as callers and operators see it.
+ *
+ * @param extensions how many times its hold was extended (at most once)
+ */
 public record ReservationView(OrderId orderId, ReservationState state, List<ReservedLine> lines, Instant createdAt,
-        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId) {
+        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, int extensions) {
 
     public ReservationView {
         lines = List.copyOf(lines);

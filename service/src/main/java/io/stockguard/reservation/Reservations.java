@@ -3,6 +3,7 @@ package io.stockguard.reservation;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
@@ -46,6 +47,31 @@ public class Reservations {
 
     public OrderOutcome cancel(OrderId orderId, Caller caller) {
         return measured("cancel", () -> ledger.cancel(orderId, caller));
+    }
+
+    /** Extends a held order's hold, within {@code stockguard.reservation.extension.*}. */
+    public OrderOutcome extend(HoldExtension extension) {
+        ReservationProperties.Extension rules = properties.extension();
+        if (extension.hold().compareTo(rules.holdMax()) > 0) {
+            throw new InvalidRequestException("ttlSeconds", "must not exceed " + rules.holdMax().toSeconds()
+                    + " (stockguard.reservation.extension.hold-max): a hold lasts at most that long in all");
+        }
+        if (!rules.enabled()) {
+            // Refused as the order's own state would refuse it first: unknown, or no longer held.
+            Optional<ReservationView> found = ledger.reservation(extension.orderId());
+            if (found.isEmpty()) {
+                return new Refusal.UnknownOrder(extension.orderId());
+            }
+            ReservationView order = found.get();
+            return switch (order.state()) {
+                case RESERVED -> new Refusal.ExtensionLimit(order.orderId(), order.expiresAt(), order.extensions(),
+                        true);
+                case CONFIRMED -> new Refusal.OrderConfirmed(order.orderId());
+                case CANCELLED -> new Refusal.OrderCancelled(order.orderId());
+                case EXPIRED -> new Refusal.OrderExpired(order.orderId());
+            };
+        }
+        return measured("extend", () -> ledger.extend(extension));
     }
 
     public StockChangeOutcome apply(StockCommand command) {

@@ -28,6 +28,13 @@ public interface StockLedger {
      */
     OrderOutcome cancel(OrderId orderId, Caller caller);
 
+    /**
+     * Makes a held order's hold last {@code extension.hold()} from when it was made, if that is
+     * longer and the order was not extended before ({@link HoldExtension#PER_ORDER_MAX}). Moves no
+     * stock; journals one EXTEND per line. A hold that lasts that long already is a replay.
+     */
+    OrderOutcome extend(HoldExtension extension);
+
     /** Returns the stock of a reservation whose TTL has passed; false when there was nothing to do. */
     boolean expire(OrderId orderId, Instant now);
 

@@ -91,6 +91,11 @@ public final class StockGuardClient {
         return send("POST", "/api/v1/reservations/" + orderId + "/cancel", null);
     }
 
+    /** Asks for the order's hold to last {@code ttlSeconds} in all, from when it was reserved. */
+    public Response extend(String orderId, long ttlSeconds) {
+        return send("POST", "/api/v1/reservations/" + orderId + "/extend", Map.of("ttlSeconds", ttlSeconds));
+    }
+
     public Response reservation(String orderId) {
         return send("GET", "/api/v1/reservations/" + orderId, null);
     }

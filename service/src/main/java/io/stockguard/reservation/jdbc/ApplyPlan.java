@@ -223,6 +223,10 @@ final class ApplyPlan {
                     () -> CounterFit.judge(event, set, attempt))
                     .orElseGet(() -> settle(event, set));
             case RESTOCK, ADJUST, TRANSFER_OUT, TRANSFER_IN -> change(event, set, attempt);
+            // The database writes extensions itself when it records them; one arriving from a hot
+            // store is not a change it knows how to apply.
+            case EXTEND -> new EventOutcome.Rejected(EventOutcome.Reason.INVALID_TRANSITION,
+                    "an extension is recorded by the database, never applied from the journal");
         };
     }
 
@@ -344,7 +348,7 @@ final class ApplyPlan {
         Instant at = event.occurredAt();
         ReservationRows.Header moved = new ReservationRows.Header(header.orderId(), to, header.fingerprint(),
                 header.createdAt(), header.expiresAt(), to == ReservationState.CONFIRMED ? at : header.confirmedAt(),
-                to == ReservationState.CONFIRMED ? header.closedAt() : at, header.traceId());
+                to == ReservationState.CONFIRMED ? header.closedAt() : at, header.traceId(), header.extensions());
         headers.put(header.orderId(), moved);
         if (newHeaders.containsKey(header.orderId())) {
             newHeaders.put(header.orderId(), moved);

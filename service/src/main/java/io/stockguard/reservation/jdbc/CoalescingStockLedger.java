@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.Combiner;
+import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
@@ -93,6 +94,11 @@ final class CoalescingStockLedger implements StockLedger {
     @Override
     public OrderOutcome cancel(OrderId orderId, Caller caller) {
         return single.cancel(orderId, caller);
+    }
+
+    @Override
+    public OrderOutcome extend(HoldExtension extension) {
+        return single.extend(extension);
     }
 
     @Override

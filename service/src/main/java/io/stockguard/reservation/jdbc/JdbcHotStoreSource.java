@@ -1,9 +1,12 @@
 package io.stockguard.reservation.jdbc;
 
+import io.stockguard.journal.Journal;
+import io.stockguard.platform.Caller;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** The database's side of {@link HotStoreSource}: orders and SKUs as the database holds them. */
 final class JdbcHotStoreSource implements HotStoreSource {
@@ -20,7 +24,13 @@ final class JdbcHotStoreSource implements HotStoreSource {
     private final SkuRows skus;
     private final ReservationRows reservations;
 
-    JdbcHotStoreSource(JdbcTemplate jdbc, SqlStatements sql, SkuRows skus, ReservationRows reservations) {
+    private final TransactionTemplate transactions;
+    private final Journal journal;
+
+    JdbcHotStoreSource(JdbcTemplate jdbc, SqlStatements sql, SkuRows skus, ReservationRows reservations,
+            TransactionTemplate transactions, Journal journal) {
+        this.transactions = transactions;
+        this.journal = journal;
         this.jdbc = jdbc;
         this.sql = sql;
         this.skus = skus;
@@ -47,6 +57,25 @@ final class JdbcHotStoreSource implements HotStoreSource {
     public void tombstone(OrderId order, String traceId, Instant now) {
         reservations.insertIfAbsent(new ReservationRows.Header(order, ReservationState.CANCELLED,
                 ReservationRows.TOMBSTONE, now, null, null, now, traceId));
+    }
+
+    /**
+     * No ownership check: the hot store that owns the SKUs decided the extension. The row may be
+     * in any state by now (the order confirmed or cancelled meanwhile); its end is recorded all the
+     * same, and the caller answers with the state it finds.
+     */
+    @Override
+    public Optional<ReservationView> recordExtension(OrderId order, Instant holdEnds, int extensions, Caller caller,
+            Instant now) {
+        return transactions.execute(status -> reservations.lock(order).map(locked -> {
+            List<ReservedLine> lines = reservations.lines(order);
+            if (locked.extensions() >= extensions && locked.expiresAt() != null
+                    && !locked.expiresAt().isBefore(holdEnds)) {
+                return locked.view(lines);
+            }
+            return HoldRecord.extend(locked, holdEnds, extensions, lines, reservations, journal,
+                    JdbcStockLedger.context(caller, now)).view(lines);
+        }));
     }
 
     @Override

@@ -107,9 +107,9 @@ class JdbcLedgerConfiguration {
 
     @Bean
     HotStoreSource hotStoreSource(JdbcTemplate jdbc, SqlStatements ledgerStatements, SqlDialect dialect,
-            SkuRows skuRows) {
+            SkuRows skuRows, TransactionTemplate transactions, Journal journal) {
         return new JdbcHotStoreSource(jdbc, ledgerStatements, skuRows,
-                new ReservationRows(jdbc, ledgerStatements, dialect));
+                new ReservationRows(jdbc, ledgerStatements, dialect), transactions, journal);
     }
 
     /** The synchronous journal is never behind the database. */

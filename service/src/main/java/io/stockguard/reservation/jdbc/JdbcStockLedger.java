@@ -4,6 +4,7 @@ import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.OwnershipStore;
 import io.stockguard.reservation.Refusal;
@@ -250,6 +251,42 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     @Override
+    public OrderOutcome extend(HoldExtension extension) {
+        return transactions.execute(status -> {
+            Instant now = clock.instant();
+            OrderId orderId = extension.orderId();
+            Optional<ReservationRows.Header> found = reservations.lock(orderId);
+            if (found.isEmpty()) {
+                return new Refusal.UnknownOrder(orderId);
+            }
+            ReservationRows.Header header = found.get();
+            return switch (header.state()) {
+                case CONFIRMED -> new Refusal.OrderConfirmed(orderId);
+                case CANCELLED -> new Refusal.OrderCancelled(orderId);
+                case EXPIRED -> new Refusal.OrderExpired(orderId);
+                case RESERVED -> {
+                    if (!header.expiresAt().isAfter(now)) {
+                        expireLocked(header, now);
+                        yield new Refusal.OrderExpired(orderId);
+                    }
+                    Instant wanted = header.createdAt().plus(extension.hold());
+                    List<ReservedLine> lines = reservations.lines(orderId);
+                    if (!wanted.isAfter(header.expiresAt())) {
+                        yield new OrderOutcome.Updated(header.view(lines), true);
+                    }
+                    if (header.extensions() >= HoldExtension.PER_ORDER_MAX) {
+                        yield new Refusal.ExtensionLimit(orderId, header.expiresAt(), header.extensions(), false);
+                    }
+                    claim(lines.stream().map(ReservedLine::skuId).toList());
+                    ReservationRows.Header extended = HoldRecord.extend(header, wanted, header.extensions() + 1,
+                            lines, reservations, journal, context(extension.caller(), now));
+                    yield new OrderOutcome.Updated(extended.view(lines), false);
+                }
+            };
+        });
+    }
+
+    @Override
     public boolean expire(OrderId orderId, Instant now) {
         return Boolean.TRUE.equals(transactions.execute(status -> reservations.lock(orderId)
                 .filter(header -> header.state() == ReservationState.RESERVED && !header.expiresAt().isAfter(now))
@@ -287,7 +324,8 @@ final class JdbcStockLedger implements StockLedger {
         }
         journal.append(events);
         return new ReservationView(header.orderId(), to, lines, header.createdAt(), header.expiresAt(),
-                confirmedAt == null ? header.confirmedAt() : confirmedAt, closedAt, header.traceId());
+                confirmedAt == null ? header.confirmedAt() : confirmedAt, closedAt, header.traceId(),
+                header.extensions());
     }
 
     private static StockEvent eventFor(ReservationRows.Header header, ReservationState to, ReservedLine line,

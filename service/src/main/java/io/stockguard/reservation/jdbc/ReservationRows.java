@@ -26,12 +26,23 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 /** The {@code reservation} and {@code reservation_line} tables. */
 final class ReservationRows {
 
-    /** A reservation row without its lines. */
+    /**
+     * A reservation row without its lines.
+     *
+     * @param extensions how many times the hold was extended; written only by {@link #extendHold}
+     */
     record Header(OrderId orderId, ReservationState state, String fingerprint, Instant createdAt, Instant expiresAt,
-            Instant confirmedAt, Instant closedAt, String traceId) {
+            Instant confirmedAt, Instant closedAt, String traceId, int extensions) {
+
+        /** A row as a new reservation (or tombstone) starts it: never extended. */
+        Header(OrderId orderId, ReservationState state, String fingerprint, Instant createdAt, Instant expiresAt,
+                Instant confirmedAt, Instant closedAt, String traceId) {
+            this(orderId, state, fingerprint, createdAt, expiresAt, confirmedAt, closedAt, traceId, 0);
+        }
 
         ReservationView view(List<ReservedLine> lines) {
-            return new ReservationView(orderId, state, lines, createdAt, expiresAt, confirmedAt, closedAt, traceId);
+            return new ReservationView(orderId, state, lines, createdAt, expiresAt, confirmedAt, closedAt, traceId,
+                    extensions);
         }
     }
 
@@ -125,6 +136,17 @@ final class ReservationRows {
                 from.name()) == 1;
     }
 
+    /** Sets a locked row's hold end and extension count: the caller decided the extension. */
+    void extendHold(OrderId orderId, Instant holdEnds, int extensions) {
+        jdbc.update(sql.get("extendHold"), at(holdEnds), extensions, orderId.value());
+    }
+
+    /** The SKUs of the order whose EXTEND is in the journal already. */
+    Set<SkuId> extendedLines(OrderId orderId) {
+        return new HashSet<>(jdbc.query(sql.get("extendedLines"), (rs, i) -> SkuId.of(rs.getString(1)),
+                orderId.value()));
+    }
+
     List<io.stockguard.reservation.StockLedger.Due> due(Instant now, io.stockguard.reservation.StockLedger.Due after,
             int limit) {
         Instant from = after == null ? Instant.EPOCH : after.expiresAt();
@@ -142,6 +164,6 @@ final class ReservationRows {
         return new Header(OrderId.of(rs.getString("order_id")), ReservationState.valueOf(rs.getString("state")),
                 rs.getString("fingerprint"), Timestamps.fromDatabase(rs, "created_at", dialect),
                 Timestamps.fromDatabase(rs, "expires_at", dialect), Timestamps.fromDatabase(rs, "confirmed_at", dialect),
-                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"));
+                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"), rs.getInt("extensions"));
     }
 }

@@ -71,6 +71,14 @@ final class HotOrders {
         return call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis()));
     }
 
+    /**
+     * Extends a held order's hold to {@code hold} after it was made, if it is shorter and the order has
+     * an extension left ({@code allowed} in all).
+     */
+    Reply extend(OrderId order, Duration hold, int allowed, Instant now) {
+        return call(order, "EXTEND", now, Long.toString(hold.toMillis()), Integer.toString(allowed));
+    }
+
     Reply finish(OrderId order, ReservationState state, Instant now) {
         return call(order, "FINISH", now, state.name());
     }
@@ -93,7 +101,8 @@ final class HotOrders {
         return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : "restored",
                 encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
                 millis(view.expiresAt()), nullToEmpty(view.traceId()),
-                Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "");
+                Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "",
+                Integer.toString(view.extensions()));
     }
 
     /**

@@ -261,7 +261,7 @@ final class HotReservations {
         // replay it is, whether or not that attempt's answer reached the caller.
         boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
-                command.commit() ? now : null, null, trace), replayed);
+                command.commit() ? now : null, null, trace, 0), replayed);
     }
 
     /**
@@ -428,7 +428,8 @@ final class HotReservations {
         String trace = done.string(4);
         return new ReservationOutcome.Reserved(new ReservationView(order, state,
                 HotOrders.decodeWithBuckets(done.string(5)), HotOrders.instant(done.string(2)),
-                HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace), true);
+                HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace,
+                Integer.parseInt(done.string(6))), true);
     }
 
     private static int quantity(ReserveCommand command, SkuId sku) {

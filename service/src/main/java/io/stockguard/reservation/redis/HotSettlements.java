@@ -4,7 +4,9 @@ import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
+import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationState;
@@ -21,6 +23,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 
 /**
  * Confirm, cancel and expiry on the hot store. The order record decides the transition (atomic
@@ -34,6 +38,11 @@ final class HotSettlements {
 
     private static final Logger log = LoggerFactory.getLogger(HotSettlements.class);
     private static final int LINE_ATTEMPTS_MAX = 3;
+    /**
+     * How long an extension waits for its reservation to reach the database (Kafka journal): the
+     * applier's lag is milliseconds when healthy; beyond this the caller hears "retry".
+     */
+    private static final java.time.Duration EXTENSION_RECORD_WAIT = java.time.Duration.ofSeconds(2);
 
     private final HotOrders orders;
     private final HotLines lines;
@@ -41,10 +50,12 @@ final class HotSettlements {
     private final DurableJournal journal;
     private final RedisGateway redis;
     private final RedisProperties properties;
+    private final JournalProgress progress;
 
     HotSettlements(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            RedisGateway redis, RedisProperties properties) {
+            RedisGateway redis, RedisProperties properties, JournalProgress progress) {
         this.properties = properties;
+        this.progress = progress;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -94,7 +105,7 @@ final class HotSettlements {
                 String trace = caller.traceId() == null ? null : caller.traceId().value();
                 loader.tombstone(order, trace, now);
                 return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
-                        null, null, now, trace), false);
+                        null, null, now, trace, 0), false);
             }
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
             case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
@@ -109,6 +120,68 @@ final class HotSettlements {
         return new OrderOutcome.Updated(view(order, now), false);
     }
 
+    /**
+     * Extends a held order's hold: the order record decides (atomic in its slot, like every
+     * transition), then the database records it, so that the sweeper (which pages through the
+     * database's holds) and the database path after a fallback see the hold's new end. The answer
+     * waits for that record: an extension the database does not have is not acknowledged.
+     */
+    OrderOutcome extend(HoldExtension extension, Instant now, Map<SkuId, Long> epochs) {
+        OrderId order = extension.orderId();
+        Reply decided = decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
+                epochs, "OK", "DONE", "USED");
+        switch (decided.status()) {
+            case "NONE" -> { return new Refusal.UnknownOrder(order); }
+            case "CONFIRMED" -> { return new Refusal.OrderConfirmed(order); }
+            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
+            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
+            case "USED" -> {
+                return new Refusal.ExtensionLimit(order, Instant.ofEpochMilli(decided.number(1)),
+                        (int) decided.number(2), false);
+            }
+            case "OK", "DONE" -> { }
+            default -> throw decided.unexpected("order.lua EXTEND");
+        }
+        int extensions = (int) decided.number(2);
+        if (extensions > 0) {
+            // Recorded on a retry too: the attempt that extended the hold may have died before this.
+            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(3)).stream().map(ReservedLine::skuId)
+                    .toList();
+            Refusal unrecorded = recordExtension(order, Instant.ofEpochMilli(decided.number(1)), extensions,
+                    extension.caller(), now, skus);
+            if (unrecorded != null) {
+                return unrecorded;
+            }
+        }
+        return new OrderOutcome.Updated(view(order, now), decided.is("DONE"));
+    }
+
+    /**
+     * The database's record of an extension; null when made, or why not. With Kafka the
+     * reservation itself may not have reached the database yet: that is waited for, briefly.
+     */
+    private Refusal recordExtension(OrderId order, Instant holdEnds, int extensions, Caller caller, Instant now,
+            List<SkuId> skus) {
+        try {
+            Optional<ReservationView> stored = loader.recordExtension(order, holdEnds, extensions, caller, now);
+            if (stored.isEmpty()) {
+                for (SkuId sku : skus) {
+                    progress.awaitApplied(sku, EXTENSION_RECORD_WAIT);
+                }
+                stored = loader.recordExtension(order, holdEnds, extensions, caller, now);
+            }
+            if (stored.isEmpty()) {
+                return new Refusal.Unavailable(true, "the database does not have the order's reservation yet");
+            }
+            return null;
+        } catch (DataAccessException | TransactionException e) {
+            log.warn("the extension of order {} is made in Redis but not recorded in the database: {}", order,
+                    e.getMessage());
+            return new Refusal.Unavailable(true, "the database failed while recording the extension");
+        }
+    }
+
     /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
     boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
         Reply decided = decide(order, () -> orders.expire(order, now), epochs, "GO", "SKIP");
@@ -117,6 +190,15 @@ final class HotSettlements {
             // date with whatever that caller left in the outbox) says what the order is.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L), true);
             decided = orders.expire(order, now);
+        }
+        if (decided.is("SKIP") && decided.string(1).equals("RESERVED") && decided.number(3) > 0
+                && decided.number(2) > now.toEpochMilli()) {
+            // The database thought the hold over: an extension it never heard of (its caller was told
+            // "outcome unknown" and did not retry). Recorded now, the sweeper stops coming back.
+            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(4)).stream().map(ReservedLine::skuId)
+                    .toList();
+            recordExtension(order, Instant.ofEpochMilli(decided.number(2)), (int) decided.number(3), caller, now,
+                    skus);
         }
         if (!decided.is("GO")) {
             return false;
@@ -308,6 +390,6 @@ final class HotSettlements {
         Instant holdEnds = HotOrders.instant(found.string(5));
         return new ReservationView(order, state, reserved, HotOrders.instant(found.string(4)), holdEnds, null,
                 state == ReservationState.RESERVED || state == ReservationState.CONFIRMED ? null : now,
-                trace == null || trace.isEmpty() ? null : trace);
+                trace == null || trace.isEmpty() ? null : trace, Integer.parseInt(found.string(8)));
     }
 }

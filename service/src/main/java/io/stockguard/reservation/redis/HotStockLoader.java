@@ -150,6 +150,12 @@ final class HotStockLoader {
         return database.order(order);
     }
 
+    /** Writes an extension the hot store decided through to the database; empty while it has no row for the order. */
+    Optional<ReservationView> recordExtension(OrderId order, java.time.Instant holdEnds, int extensions,
+            io.stockguard.platform.Caller caller, java.time.Instant now) {
+        return database.recordExtension(order, holdEnds, extensions, caller, now);
+    }
+
     /** Records an early cancel's tombstone in the database (I7). */
     void tombstone(OrderId order, String traceId, java.time.Instant now) {
         database.tombstone(order, traceId, now);

@@ -104,7 +104,7 @@ class RedisLedgerConfiguration {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
                 properties);
-        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties);
+        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);
         return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
                 handOver, redis, meters, clock, progress.behind(), progress);

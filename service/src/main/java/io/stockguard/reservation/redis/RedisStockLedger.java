@@ -5,6 +5,7 @@ import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.Ownership;
@@ -109,6 +110,13 @@ final class RedisStockLedger implements StockLedger {
     public OrderOutcome cancel(OrderId orderId, Caller caller) {
         return served("cancel", skusOf(orderId), epochs -> settlements.cancel(orderId, caller, now(), epochs),
                 () -> database.cancel(orderId, caller));
+    }
+
+    @Override
+    public OrderOutcome extend(HoldExtension extension) {
+        OrderId orderId = extension.orderId();
+        return served("extend", skusOf(orderId), epochs -> settlements.extend(extension, now(), epochs),
+                () -> database.extend(extension));
     }
 
     /** An expiry that cannot be made now is not made; the sweeper comes back to it. */

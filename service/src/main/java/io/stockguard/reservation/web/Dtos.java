@@ -33,13 +33,19 @@ final class Dtos {
     record LineResponse(String skuId, int qty, int bucket) {
     }
 
+    /** @param ttlSeconds the whole hold, counted from when the reservation was made (as on reserve) */
+    record ExtendRequest(Long ttlSeconds) {
+    }
+
     record ReservationResponse(String orderId, String state, List<LineResponse> lines, Instant createdAt,
-            Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, boolean replayed) {
+            Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, int extensions,
+            boolean replayed) {
 
         static ReservationResponse of(ReservationView view, boolean replayed) {
             return new ReservationResponse(view.orderId().value(), view.state().name(),
                     view.lines().stream().map(l -> new LineResponse(l.skuId().value(), l.qty(), l.bucket())).toList(),
-                    view.createdAt(), view.expiresAt(), view.confirmedAt(), view.closedAt(), view.traceId(), replayed);
+                    view.createdAt(), view.expiresAt(), view.confirmedAt(), view.closedAt(), view.traceId(),
+                    view.extensions(), replayed);
         }
     }
 

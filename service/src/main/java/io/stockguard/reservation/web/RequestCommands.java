@@ -3,6 +3,7 @@ package io.stockguard.reservation.web;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.Violations;
+import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.ReserveCommand;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
@@ -42,6 +43,19 @@ final class RequestCommands {
                 () -> new ReserveCommand(orderId, lines, checkedTtl, commit, caller));
         violations.throwIfAny();
         return command;
+    }
+
+    static HoldExtension extend(String orderId, Dtos.ExtendRequest body, Caller caller) {
+        if (body == null) {
+            throw new InvalidRequestException("body", "is required: {\"ttlSeconds\": …}");
+        }
+        OrderId order = OrderId.of(orderId);
+        Long seconds = body.ttlSeconds();
+        if (seconds != null && (seconds < StockLimits.TTL_MIN.toSeconds() || seconds > StockLimits.TTL_MAX.toSeconds())) {
+            throw new InvalidRequestException("ttlSeconds", "must be between " + StockLimits.TTL_MIN.toSeconds()
+                    + " and " + StockLimits.TTL_MAX.toSeconds());
+        }
+        return new HoldExtension(order, seconds == null ? null : Duration.ofSeconds(seconds), caller);
     }
 
     private static List<StockLine> lines(List<Dtos.LineRequest> requested, Violations violations) {

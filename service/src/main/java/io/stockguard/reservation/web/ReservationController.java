@@ -84,6 +84,26 @@ class ReservationController {
         return respond(reservations.confirm(orderId(orderId), caller(request)));
     }
 
+    @PostMapping(path = "/{orderId}/extend", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Hold a reserved order's stock longer, once",
+            description = "ttlSeconds is the whole hold, counted from when the reservation was made (as on "
+                    + "reserve): {\"ttlSeconds\": 1800} makes the hold end 30 minutes after the reserve. Only a "
+                    + "RESERVED order whose hold has not ended is extended, once, and never past "
+                    + "stockguard.reservation.extension.hold-max. A retry of the same request, or any request for "
+                    + "a hold the order already has, is answered 200 with replayed=true and changes nothing. The "
+                    + "extension is journaled (one EXTEND per line).")
+    @ApiResponse(responseCode = "200", description = "Extended: expiresAt is the new end and extensions counts it "
+            + "(replayed=true when the order held that long already)")
+    @ApiResponse(responseCode = "400", description = "INVALID_REQUEST: ttlSeconds missing, out of range or past "
+            + "the configured maximum; nothing changed")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_ORDER: no reservation for this order")
+    @ApiResponse(responseCode = "409", description = "EXTENSION_LIMIT (extended before, or extensions are off; the "
+            + "body says when the hold ends), ORDER_CONFIRMED, ORDER_CANCELLED or ORDER_EXPIRED: nothing changed")
+    Dtos.ReservationResponse extend(@PathVariable String orderId, @RequestBody Dtos.ExtendRequest body,
+            HttpServletRequest request) {
+        return respond(reservations.extend(RequestCommands.extend(orderId, body, caller(request))));
+    }
+
     @PostMapping("/{orderId}/cancel")
     @Operation(summary = "Return an order's stock (held or sold)",
             description = "Cancelling an unknown order leaves a tombstone: a reserve that arrives later gets "
