@@ -12,11 +12,12 @@ import java.util.List;
  * @param confirmedAt null until confirmed
  * @param closedAt when it was cancelled or expired; null while it holds stock
  * @param traceId the trace id of the request that made it
+ * @param extensions how many times the hold was extended (at most once)
  * @param replayed true when this call repeated one the service had already applied (a retry), so
  *     it changed nothing and answered the original outcome
  */
 public record Reservation(String orderId, ReservationState state, List<ReservedLine> lines, Instant createdAt,
-        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, boolean replayed)
+        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, int extensions, boolean replayed)
         implements OrderOutcome {
 
     public Reservation {

@@ -145,6 +145,25 @@ public final class StockGuardClient implements AutoCloseable {
     }
 
     /**
+     * Holds a reserved order's stock longer, once: the hold is to last {@code hold} in all, counted
+     * from when the reservation was made (as the reservation's ttl is), so a retry is harmless. The
+     * service refuses a second extension with EXTENSION_LIMIT, and one past its configured maximum
+     * with INVALID_REQUEST.
+     *
+     * @param hold whole seconds from 1 s to 7 days
+     */
+    public OrderOutcome extend(String orderId, Duration hold) {
+        Ids.require("orderId", orderId);
+        Objects.requireNonNull(hold, "hold");
+        if (hold.compareTo(TTL_MIN) < 0 || hold.compareTo(TTL_MAX) > 0 || hold.toNanosPart() != 0) {
+            throw new IllegalArgumentException("hold must be whole seconds from " + TTL_MIN + " to " + TTL_MAX
+                    + ", was " + hold);
+        }
+        byte[] body = json.writeValueAsBytes(json.createObjectNode().put("ttlSeconds", hold.toSeconds()));
+        return order(exchange("POST", RESERVATIONS + "/" + orderId + "/extend", body, Reservation.class));
+    }
+
+    /**
      * Returns the order's stock, held or sold. Cancelling an order the service has not seen leaves
      * a tombstone, so a reservation of it arriving later is refused with ORDER_CANCELLED: this is
      * also how to give up an order whose reservation stayed {@link Unresolved}.

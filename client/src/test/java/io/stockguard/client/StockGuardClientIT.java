@@ -96,6 +96,14 @@ class StockGuardClientIT {
         createSku(sku, 5);
         assertThat(client.reserve("client-it-order-2", List.of(Line.of(sku, 2)))).isInstanceOf(Reserved.class);
 
+        gateway.spoilNext("POST", "/api/v1/reservations/client-it-order-2/extend", Fault.OUTCOME_UNKNOWN);
+        assertThat(client.extend("client-it-order-2", Duration.ofMinutes(30))).isInstanceOfSatisfying(Reservation.class,
+                extended -> {
+                    assertThat(extended.extensions()).isEqualTo(1);
+                    assertThat(extended.replayed()).as("the first extension was made; the retry replays it").isTrue();
+                    assertThat(extended.expiresAt()).isEqualTo(extended.createdAt().plus(Duration.ofMinutes(30)));
+                });
+
         gateway.spoilNext("POST", "/api/v1/reservations/client-it-order-2/confirm", Fault.OUTCOME_UNKNOWN);
         assertThat(client.confirm("client-it-order-2")).isInstanceOfSatisfying(Reservation.class, confirmed -> {
             assertThat(confirmed.state()).isEqualTo(ReservationState.CONFIRMED);

@@ -32,8 +32,9 @@ public interface ConsoleQueries {
             String modeReason, String modeChangedBy, Instant modeChangedAt, int bucketCount) {
     }
 
+    /** @param extensions how many times the hold was extended */
     record ReservationRow(String orderId, String state, String fingerprint, Instant createdAt, Instant expiresAt,
-            Instant confirmedAt, Instant closedAt, String traceId, List<LineRow> lines) {
+            Instant confirmedAt, Instant closedAt, String traceId, int extensions, List<LineRow> lines) {
     }
 
     record LineRow(String skuId, int qty, int bucket) {

@@ -5,6 +5,7 @@ import io.stockguard.audit.AuditLog;
 import io.stockguard.audit.AuditQuery;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.Reservations;
@@ -159,8 +160,10 @@ public class OperatorConsole {
                     + hot.state(), hot.traceId()));
         }
         for (StockEvent event : events) {
-            steps.add(new ConsoleViews.TraceStep(event.occurredAt(), "journal", event.op() + " " + event.qty()
-                    + " of " + event.skuId() + " in bucket " + event.bucket(),
+            String what = event.op() == StockOp.EXTEND
+                    ? "EXTEND: the hold of " + event.skuId() + " now ends at " + event.expiresAt()
+                    : event.op() + " " + event.qty() + " of " + event.skuId() + " in bucket " + event.bucket();
+            steps.add(new ConsoleViews.TraceStep(event.occurredAt(), "journal", what,
                     event.traceId() == null ? null : event.traceId().value()));
         }
         for (ConsoleQueries.PendingRow held : pending) {

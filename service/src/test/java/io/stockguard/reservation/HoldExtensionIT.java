@@ -125,6 +125,9 @@ class HoldExtensionIT {
                 + "AND delta_available = 0 AND delta_reserved = 0 AND delta_sold = 0", String.class, order))
                 .as("one EXTEND per line, moving nothing").containsExactlyInAnyOrder(sku, other);
 
+        String trace = service.admin().send("GET", "/api/v1/admin/orders/" + order + "/trace", null).raw().body();
+        assertThat(trace).contains("\"extensions\":1").contains("EXTEND: the hold of " + sku + " now ends at " + ends);
+
         assertThat(client.confirm(order).status()).isEqualTo(200);
         assertThat(client.extend(order, 900).code()).isEqualTo("ORDER_CONFIRMED");
         String cancelled = Ids.order("ext-cancelled");

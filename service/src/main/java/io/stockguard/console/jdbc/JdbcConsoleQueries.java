@@ -46,7 +46,8 @@ class JdbcConsoleQueries implements ConsoleQueries {
         return jdbc.query(sql.get("reservation"), (rs, row) -> new ReservationRow(rs.getString("order_id"),
                 rs.getString("state"), rs.getString("fingerprint"), Timestamps.fromDatabase(rs, "created_at", dialect),
                 Timestamps.fromDatabase(rs, "expires_at", dialect), Timestamps.fromDatabase(rs, "confirmed_at", dialect),
-                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"), lines), orderId.value())
+                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"), rs.getInt("extensions"),
+                lines), orderId.value())
                 .stream().findFirst();
     }
 

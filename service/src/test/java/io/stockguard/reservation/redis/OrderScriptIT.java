@@ -44,7 +44,8 @@ class OrderScriptIT {
 
         Reply replay = open(order, "fp", 2000, 901000);
 
-        assertThat(replay.values()).containsExactly("DONE", "RESERVED", "1000", "901000", "trace", "A|1|3|4;B|2|0|7");
+        assertThat(replay.values()).containsExactly("DONE", "RESERVED", "1000", "901000", "trace", "A|1|3|4;B|2|0|7",
+                "0");
     }
 
     @Test
@@ -129,7 +130,8 @@ class OrderScriptIT {
         open(order, "fp", 1000, 5000);
         order(order, "CLOSE", 1001, "RESERVED", "A|1|0|3;B|2|0|5");
 
-        assertThat(order(order, "EXPIRE", 4999).values()).containsExactly("SKIP", "RESERVED", "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "EXPIRE", 4999).values()).containsExactly("SKIP", "RESERVED", "5000", "0",
+                "A|1|0|3;B|2|0|5");
         assertThat(order(order, "CONFIRM", 5000).status()).isEqualTo("EXPIRED");
         Reply expire = order(order, "EXPIRE", 5000);
         assertThat(expire.values()).containsExactly("GO", "A|1;B|2", "A|1|0|3;B|2|0|5");
@@ -137,8 +139,9 @@ class OrderScriptIT {
                 "A|1|0|3;B|2|0|5");
         assertThat(order(order, "FINISH", 5001, "EXPIRED").status()).isEqualTo("OK");
         assertThat(order(order, "GET", 5002).string(1)).isEqualTo("EXPIRED");
-        assertThat(order(order, "EXPIRE", 5003).values()).containsExactly("SKIP", "EXPIRED", "A|1|0|3;B|2|0|5");
-        assertThat(order(ScriptFixture.order(), "EXPIRE", 5003).values()).containsExactly("SKIP", "NONE", "");
+        assertThat(order(order, "EXPIRE", 5003).values()).containsExactly("SKIP", "EXPIRED", "5000", "0",
+                "A|1|0|3;B|2|0|5");
+        assertThat(order(ScriptFixture.order(), "EXPIRE", 5003).values()).containsExactly("SKIP", "NONE", "0", "0", "");
     }
 
     @Test
@@ -151,7 +154,7 @@ class OrderScriptIT {
         assertThat(order(confirming, "CONFIRM", 1002).status()).isEqualTo("GO");
 
         assertThat(order(opening, "EXPIRE", 1000 + 29_999, "30000").values()).as("its caller may still be at work")
-                .containsExactly("SKIP", "OPENING", "");
+                .containsExactly("SKIP", "OPENING", "2000", "0", "");
         assertThat(order(opening, "EXPIRE", 1000 + 30_001, "30000").values()).as("stale: rewritten from the database")
                 .containsExactly("STUCK", "OPENING", "");
         assertThat(order(confirming, "EXPIRE", 1002 + 30_001, "30000").values())
@@ -180,12 +183,56 @@ class OrderScriptIT {
         OrderId order = ScriptFixture.order();
         assertThat(restore(order, 1000, "RESERVED", "A|1|2|1", false).status()).isEqualTo("OK");
         assertThat(order(order, "GET", 1000).values())
-                .containsExactly("FOUND", "RESERVED", "restored", "A|1", "1000", "901000", "", "A|1|2|1");
+                .containsExactly("FOUND", "RESERVED", "restored", "A|1", "1000", "901000", "", "A|1|2|1", "0");
         assertThat(restore(order, 1001, "CANCELLED", "A|1|2|1", false).status()).isEqualTo("PRESENT");
         assertThat(restore(order, 1002, "CANCELLED", "A|1|2|2", true).status())
                 .as("overwriting a record made under another epoch").isEqualTo("OK");
         assertThat(order(order, "GET", 1003).values())
-                .containsExactly("FOUND", "CANCELLED", "restored", "A|1", "1000", "901000", "", "A|1|2|2");
+                .containsExactly("FOUND", "CANCELLED", "restored", "A|1", "1000", "901000", "", "A|1|2|2", "0");
+    }
+
+    @Test
+    void extendHoldsAReservedOrderLongerOnceNeverShorterAndNeverAfterItsEnd() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 5000);
+        order(order, "CLOSE", 1001, "RESERVED", "A|1|0|3;B|2|0|5");
+
+        assertThat(order(order, "EXTEND", 2000, "3000", "1").values()).as("a hold it has already")
+                .containsExactly("DONE", 5000L, 0L, "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "EXTEND", 2000, "9000", "1").values())
+                .containsExactly("OK", 10000L, 1L, "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "EXTEND", 2001, "9000", "1").values()).as("a retry")
+                .containsExactly("DONE", 10000L, 1L, "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "EXTEND", 2002, "12000", "1").values()).as("a second extension")
+                .containsExactly("USED", 10000L, 1L, "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "GET", 2003).values())
+                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "10000", "trace", "A|1|0|3;B|2|0|5", "1");
+        assertThat(order(order, "EXPIRE", 6000).values()).as("past the first end, not the new one")
+                .containsExactly("SKIP", "RESERVED", "10000", "1", "A|1|0|3;B|2|0|5");
+        assertThat(order(order, "CONFIRM", 6000).status()).isEqualTo("GO");
+        assertThat(order(order, "EXTEND", 6001, "12000", "1").status()).isEqualTo("CONFIRMED");
+
+        OrderId lapsed = ScriptFixture.order();
+        reserved(lapsed, "A|1|0|3");
+        assertThat(order(lapsed, "EXTEND", 901000, "1800000", "1").status()).as("its hold has ended")
+                .isEqualTo("EXPIRED");
+        OrderId opening = ScriptFixture.order();
+        open(opening, "fp", 1000, 5000);
+        assertThat(order(opening, "EXTEND", 1001, "9000", "1").status()).isEqualTo("BUSY");
+        assertThat(order(ScriptFixture.order(), "EXTEND", 1001, "9000", "1").status()).isEqualTo("NONE");
+        OrderId cancelled = ScriptFixture.order();
+        reserved(cancelled, "A|1|0|3");
+        order(cancelled, "CANCEL", 1002, "3600", "30000");
+        assertThat(order(cancelled, "EXTEND", 1003, "9000", "1").status()).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void restoreCarriesTheExtensionCount() {
+        OrderId order = ScriptFixture.order();
+        assertThat(order(order, "RESTORE", 1000, "RESERVED", "restored", "A|1", "A|1|2|1", "1000", "1801000", "",
+                "3600", "0", "", "1").status()).isEqualTo("OK");
+        assertThat(order(order, "EXTEND", 1001, "3600000", "1").values()).as("extended before the database's copy")
+                .containsExactly("USED", 1801000L, 1L, "A|1|2|1");
     }
 
     /** RESTORE of a record with one line on A (its lines with buckets given), overwriting or not. */
@@ -209,7 +256,8 @@ class OrderScriptIT {
 
         assertThat(reply.status()).isEqualTo("PRESENT");
         assertThat(order(order, "GET", 2001).values())
-                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "901000", "trace", "A|1|2|3;B|2|0|5");
+                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "901000", "trace", "A|1|2|3;B|2|0|5",
+                        "0");
     }
 
     @Test
@@ -222,7 +270,8 @@ class OrderScriptIT {
 
         assertThat(reply.status()).isEqualTo("OK");
         assertThat(order(order, "GET", 2001).values())
-                .containsExactly("FOUND", "CANCELLED", "restored", "A|1;B|2", "1000", "0", "", "A|1|2|3;B|2|0|5");
+                .containsExactly("FOUND", "CANCELLED", "restored", "A|1;B|2", "1000", "0", "", "A|1|2|3;B|2|0|5",
+                        "0");
     }
 
     @Test
