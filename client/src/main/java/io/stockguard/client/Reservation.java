@@ -1,5 +1,7 @@
 package io.stockguard.client;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,12 +14,14 @@ import java.util.List;
  * @param confirmedAt null until confirmed
  * @param closedAt when it was cancelled or expired; null while it holds stock
  * @param traceId the trace id of the request that made it
- * @param extensions how many times the hold was extended (at most once)
+ * @param extensions how many times the hold was extended (at most once); 0 from a service that
+ *     does not extend holds
  * @param replayed true when this call repeated one the service had already applied (a retry), so
  *     it changed nothing and answered the original outcome
  */
 public record Reservation(String orderId, ReservationState state, List<ReservedLine> lines, Instant createdAt,
-        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, int extensions, boolean replayed)
+        Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int extensions, boolean replayed)
         implements OrderOutcome {
 
     public Reservation {

@@ -156,6 +156,7 @@ public final class Evidence {
             case "reserve" -> order(invoke).reserves.add(attempt);
             case "confirm" -> order(invoke).confirms.add(attempt);
             case "cancel" -> order(invoke).cancels.add(attempt);
+            case "extend" -> order(invoke).extensions.add(attempt);
             case "read-order" -> {
                 OrderFacts order = order(invoke);
                 if (last) {

@@ -132,13 +132,15 @@ final class NoLostAck implements Rule {
     /**
      * Whether a hold of this order may have expired by {@code atMillis}: some reserve that asked for a
      * hold may have landed at its invocation, and its TTL, less the clock skew a service may have, has
-     * passed since.
+     * passed since. An acknowledged extension makes the hold last at least what it asked for, from
+     * the same reservation: an order that expired before that lost it.
      */
     static boolean mayHaveExpired(OrderFacts order, long atMillis, CheckOptions options) {
+        long extended = order.extendedHoldSeconds();
         return order.reserves().stream()
                 .filter(a -> a.mayHaveApplied() && !Boolean.TRUE.equals(a.invoke().commit()))
                 .anyMatch(a -> atMillis - a.invokedAt() + options.clockSkewAllowanceMillis()
-                        >= ttlSeconds(a.invoke(), options) * 1000);
+                        >= Math.max(ttlSeconds(a.invoke(), options), extended) * 1000);
     }
 
     private static long ttlSeconds(Op reserve, CheckOptions options) {

@@ -17,6 +17,8 @@ public final class OrderFacts {
     final List<Attempt> reserves = new ArrayList<>();
     final List<Attempt> confirms = new ArrayList<>();
     final List<Attempt> cancels = new ArrayList<>();
+    /** Hold extensions: they change no state, only how long a hold lasts, so they are not {@link #changes()}. */
+    final List<Attempt> extensions = new ArrayList<>();
     final List<Attempt> runReads = new ArrayList<>();
     Attempt finalRead;
 
@@ -38,6 +40,19 @@ public final class OrderFacts {
 
     public List<Attempt> cancels() {
         return cancels;
+    }
+
+    public List<Attempt> extensions() {
+        return extensions;
+    }
+
+    /**
+     * The longest hold a client was told the order has (seconds from its reservation): what an
+     * acknowledged extension asked for; a request for less than the hold is answered the same.
+     */
+    public long extendedHoldSeconds() {
+        return extensions.stream().filter(Attempt::acknowledged).mapToLong(a -> a.invoke().ttlSeconds()).max()
+                .orElse(0);
     }
 
     /** Reserve, confirm and cancel attempts, in the order they were invoked. */

@@ -53,7 +53,7 @@ final class Answers {
         }
         JsonNode body = answer.body();
         return switch (completion.f()) {
-            case "reserve", "confirm", "cancel", "read-order" -> completion.withAnswer(answer.status(), null,
+            case "reserve", "confirm", "cancel", "extend", "read-order" -> completion.withAnswer(answer.status(), null,
                     body.has("replayed") ? body.get("replayed").asBoolean() : null, answer.text("state"),
                     lines(body.get("lines")), null, null, null);
             case "read-sku" -> completion.withAnswer(answer.status(), null, null, null, null, stock(body), null, null);

@@ -37,6 +37,8 @@ final class Client implements Runnable {
     private static final int SHORT_TTL_MAX_SECONDS = 10;
     static final int SHORT_TTL_MAX = SHORT_TTL_MAX_SECONDS;
     private static final long LONG_TTL_SECONDS = 3_600;
+    private static final int EXTENDED_HOLD_MIN_SECONDS = 20;
+    private static final int EXTENDED_HOLD_SPREAD_SECONDS = 40;
 
     private final String process;
     private final Random random;
@@ -92,6 +94,8 @@ final class Client implements Runnable {
             String order = newOrder();
             cancel(order);
             reserve(order);
+        } else if (roll < 830) {
+            pickOrder("RESERVED").ifPresentOrElse(this::extend, () -> readSku(randomSku()));
         } else if (roll < 920) {
             readSku(randomSku());
         } else if (roll < 970) {
@@ -169,6 +173,18 @@ final class Client implements Runnable {
         remember(order, javaClient != null
                 ? throughJavaClient(template, instance -> javaClient.cancel(instance, order))
                 : attempt(template, "POST", "/api/v1/reservations/" + order + "/cancel", null));
+    }
+
+    /**
+     * Asks for a hold longer than any short TTL, counted from the reserve: an order extended near the
+     * end of the run is still held at the final reads, where an extension lost would show as EXPIRED.
+     */
+    private void extend(String order) {
+        long hold = SHORT_TTL_MAX_SECONDS + EXTENDED_HOLD_MIN_SECONDS + random.nextInt(EXTENDED_HOLD_SPREAD_SECONDS);
+        Op template = op("extend").order(order).ttl(hold).build();
+        remember(order, javaClient != null
+                ? throughJavaClient(template, instance -> javaClient.extend(instance, order, hold))
+                : attempt(template, "POST", "/api/v1/reservations/" + order + "/extend", Map.of("ttlSeconds", hold)));
     }
 
     private void readOrder(String order) {

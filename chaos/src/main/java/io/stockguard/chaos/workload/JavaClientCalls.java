@@ -61,6 +61,10 @@ final class JavaClientCalls implements AutoCloseable {
         return client(instance).cancel(orderId);
     }
 
+    OrderOutcome extend(Target instance, String orderId, long holdSeconds) {
+        return client(instance).extend(orderId, Duration.ofSeconds(holdSeconds));
+    }
+
     OrderOutcome read(Target instance, String orderId) {
         return client(instance).get(orderId);
     }

@@ -80,6 +80,11 @@ public final class HistoryFixtures {
         return call(process, "cancel", orderId, null, null, null, null, null, null);
     }
 
+    /** An extension of the order's hold to {@code holdSeconds} from its reservation. */
+    public Call extend(String process, String orderId, long holdSeconds) {
+        return call(process, "extend", orderId, null, null, holdSeconds, null, null, null);
+    }
+
     public Call restock(String process, String skuId, long qty, String requestId) {
         return call(process, "restock", null, null, null, null, skuId, qty, requestId);
     }

@@ -101,6 +101,29 @@ class NoLostAckTest {
     }
 
     @Test
+    void rejectsExpiryBeforeTheEndOfAnAcknowledgedExtension() {
+        // held at 1 s for 60 s, extended to 600 s: at 300 s (+120 s of skew) the hold has not ended
+        rejects(noLostAck(history().sku("SKU-1", 10)
+                        .at(1_000).hold("c0", "o1", 60, "SKU-1:2").created()
+                        .at(2_000).extend("c0", "o1", 600).ok("RESERVED")
+                        .at(300_000).finalOrder("o1", "EXPIRED", "SKU-1:2")),
+                1, "order o1: reserve acknowledged", "RESERVED) but the final read says EXPIRED");
+    }
+
+    @Test
+    void anExtensionRefusedOrInDoubtDoesNotLengthenTheHold() {
+        accepts(noLostAck(history().sku("SKU-1", 10)
+                .at(1_000).hold("c0", "o1", 60, "SKU-1:2").created()
+                .at(2_000).extend("c0", "o1", 600).unavailable()
+                .at(3_000).extend("c1", "o1", 600).info()
+                .at(300_000).finalOrder("o1", "EXPIRED", "SKU-1:2")));
+        accepts(noLostAck(history().sku("SKU-1", 10)
+                .at(1_000).hold("c0", "o1", 60, "SKU-1:2").created()
+                .at(2_000).extend("c0", "o1", 600).ok("RESERVED")
+                .at(700_000).finalOrder("o1", "EXPIRED", "SKU-1:2")));
+    }
+
+    @Test
     void expiryWithoutClockSkewNeedsTheWholeTtl() {
         HistoryFixtures early = history().sku("SKU-1", 10)
                 .at(1_000).hold("c0", "o1", 60, "SKU-1:2").created()
