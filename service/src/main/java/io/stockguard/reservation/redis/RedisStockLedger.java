@@ -299,7 +299,16 @@ final class RedisStockLedger implements StockLedger {
         if (skus.isEmpty()) {
             // An order nobody knows (a cancel before its reserve): the hot store keeps the
             // tombstone where a later reservation looks first, and the database a copy of it.
-            return redisUp ? new Route.Hot(Map.of()) : new Route.Database(false);
+            if (redisUp) {
+                return new Route.Hot(Map.of());
+            }
+            // With Kafka the database cannot keep it alone: the hot store, back, would not see it and
+            // sell the order (I7), and the database, learning of that sale later, would apply it onto
+            // its tombstone. Nor does it know every order the hot store acknowledged. The synchronous
+            // journal refuses such a sale itself, so there the database may answer.
+            return journalBehind ? new Route.Wait("Redis is unreachable, and an order the database does not know "
+                    + "may be one the hot store holds, or will be asked to; retry once Redis is back")
+                    : new Route.Database(false);
         }
         Map<SkuId, Long> epochs = new LinkedHashMap<>();
         int owned = 0;
