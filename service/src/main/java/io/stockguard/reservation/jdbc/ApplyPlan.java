@@ -233,16 +233,30 @@ final class ApplyPlan {
     /** Applies a reservation: its line, its order's row if it has none, and the settlements that overtook it. */
     private EventOutcome reserve(StockEvent event, BucketSet set) {
         OrderId order = event.orderId();
+        ReservationRows.Header existing = headers.get(order);
+        boolean soldOverTombstone = !strict && existing != null && isTombstone(existing)
+                && waitingForOrder.getOrDefault(order, Map.of()).isEmpty();
         accept(event, set);
         ReservedLine line = new ReservedLine(event.skuId(), (int) event.qty(), event.bucket());
         lines.computeIfAbsent(order, k -> new HashMap<>()).put(event.skuId(), line);
         newLines.computeIfAbsent(order, k -> new ArrayList<>()).add(line);
-        if (!headers.containsKey(order)) {
-            ReservationRows.Header header = new ReservationRows.Header(order, ReservationState.RESERVED,
-                    event.fingerprint() == null ? "" : event.fingerprint(), event.occurredAt(), event.expiresAt(),
-                    null, null, event.traceId() == null ? null : event.traceId().value());
+        ReservationRows.Header header = new ReservationRows.Header(order, ReservationState.RESERVED,
+                event.fingerprint() == null ? "" : event.fingerprint(), event.occurredAt(), event.expiresAt(),
+                null, null, event.traceId() == null ? null : event.traceId().value());
+        if (existing == null) {
             headers.put(order, header);
             newHeaders.put(order, header);
+        } else if (soldOverTombstone) {
+            // The hot store sold an order only the database had tombstoned (I7 broken where the sale
+            // was made; CancelledOrder recorded it). Kept as a tombstone, the row would refuse the
+            // order's confirm and leave its cancel waiting for ever: the counters would drift from
+            // the store that sells the SKU. The database follows that store.
+            headers.put(order, header);
+            if (newHeaders.containsKey(order)) {
+                newHeaders.put(order, header);
+            } else {
+                changedHeaders.add(order);
+            }
         }
         applyWaiting(event, set);
         return EventOutcome.Settled.APPLIED;
@@ -355,6 +369,11 @@ final class ApplyPlan {
         } else {
             changedHeaders.add(header.orderId());
         }
+    }
+
+    private boolean isTombstone(ReservationRows.Header header) {
+        return header.state() == ReservationState.CANCELLED && ReservationRows.TOMBSTONE.equals(header.fingerprint())
+                && lines.getOrDefault(header.orderId(), Map.of()).isEmpty();
     }
 
     private ReservedLine line(OrderId order, SkuId sku) {

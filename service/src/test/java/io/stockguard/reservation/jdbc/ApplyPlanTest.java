@@ -161,6 +161,28 @@ class ApplyPlanTest {
     }
 
     @Test
+    void anAcknowledgedSaleOverATombstoneMakesTheOrderReservedSoItsSettlementsApply() {
+        // Chaos, full tier, seed 81: the hot store sold an order whose tombstone only the database had.
+        StockEvent sale = hot(reserve("e-sale", "o1", 2), 3, 1, 10);
+        StockEvent confirm = hot(settle("e-confirm", StockOp.CONFIRM, "o1", 2), 3, 2, 10);
+        StockEvent cancel = hot(cancelSold("e-cancel", "o1", 2), 3, 3, 10);
+
+        ApplyPlan plan = new Given().lenient().sku(bucket(A, SkuMode.NORMAL, 10, 0, 0, 10)).tombstone("o1")
+                .plan(sale, confirm, cancel);
+
+        assertThat(plan.decide(sale)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.decide(confirm)).as("not refused as a confirm of a cancelled order")
+                .isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.APPLIED);
+        assertThat(plan.changedHeaders()).singleElement().satisfies(order -> {
+            assertThat(order.state()).isEqualTo(ReservationState.CANCELLED);
+            assertThat(order.fingerprint()).isNotEqualTo(ReservationRows.TOMBSTONE);
+        });
+        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("ORDER_CANCELLED");
+        assertThat(plan.newWaits()).as("nothing left waiting for the order").isEmpty();
+    }
+
+    @Test
     void aReserveWhoseOwnCancelIsWaitingOnAnotherSkuIsNoAnomalyOfTheLenientJournal() {
         StockEvent cancelOfB = on(hot(settle("e-cancel", StockOp.CANCEL, "o1", 2), 3, 2, 10), B, 0);
         StockEvent sale = hot(reserve("e-sale", "o1", 2), 3, 1, 10);
