@@ -139,6 +139,9 @@ final class ConfigurationReference {
                 levels (`stockguard.reconciliation.levels.*`), so keep them equal to the probe's.""", null));
         TITLES.put("stockguard.alerting", new Title("Alerting", """
                 Channels and levels are explained in [operations.md](operations.md#alerts).""", null));
+        TITLES.put("stockguard.stock-levels", new Title("Stock-level events", """
+                SOLD_OUT, BACK_IN_STOCK and LOW_STOCK for downstream systems, by signed webhook; explained in
+                [api.md](api.md#stock-level-events).""", null));
         TITLES.put("stockguard.redis", new Title("Standard tier: Redis", """
                 Used when `stockguard.ledger=redis`. The service starts, and serves from the database, while Redis
                 is down.""", null));
@@ -154,7 +157,8 @@ final class ConfigurationReference {
             "stockguard.security.admin-keys", "generated in the embedded tier",
             "stockguard.security.people.users", "generated `admin` in the embedded tier",
             "stockguard.alerting.instance", "host name",
-            "stockguard.alerting.channels", "none");
+            "stockguard.alerting.channels", "none",
+            "stockguard.stock-levels.webhooks", "none");
 
     /** The elements of lists of objects, which the metadata does not describe. */
     private static final Map<String, List<ElementRow>> ELEMENT_ROWS = Map.of("stockguard.alerting.channels", List.of(
@@ -174,7 +178,13 @@ final class ConfigurationReference {
                     "by type (the level table in [operations.md](operations.md#alerts))",
                     "the levels this channel takes: `INFO`, `WARN`, `THROTTLE`, `FREEZE`"),
             new ElementRow("timeout", "[n].timeout", "_0_TIMEOUT", "`stockguard.alerting.timeout`",
-                    "connect and request timeout of one attempt")));
+                    "connect and request timeout of one attempt")),
+            "stockguard.stock-levels.webhooks", List.of(
+            new ElementRow("name", "[n].name", "_0_NAME", "",
+                    "required; 1 to 64 of `A-Z a-z 0-9 . _ : -`, unique; deliveries are recorded under it"),
+            new ElementRow("url", "[n].url", "_0_URL", "", "required; an http(s) URL that takes a POST"),
+            new ElementRow("secret", "[n].secret", "_0_SECRET", "",
+                    "required, 16 characters or more: the key of every delivery's HMAC-SHA256 signature")));
 
     // ---- the model -----------------------------------------------------------------------------
 

@@ -1,0 +1,102 @@
+package io.stockguard.stocklevel;
+
+import static io.stockguard.platform.SettingChecks.requireBetween;
+
+import io.stockguard.stock.StockLimits;
+import jakarta.validation.constraints.NotNull;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Stock-level events ({@code stockguard.stock-levels.*}).
+ *
+ * @param enabled whether SKUs' levels are watched and reported at all
+ * @param sampleInterval how often the watcher reads the journal for SKUs that changed and looks at
+ *     their stock: a change of level is reported within about this long (plus the journal's lag in
+ *     the full tier). Changes within one interval are seen as one
+ * @param backInStockAfter how long a sold-out SKU must stay available before it is reported back in
+ *     stock: during a sale, units that a cancel or an expiry returns are usually sold again within
+ *     seconds, and subscribers should not hear of each
+ * @param webhooks where events are sent: each gets every event, signed with its own secret
+ * @param retryFirst the wait before the second attempt at a delivery; it doubles with each attempt
+ * @param retryMax the longest wait between attempts
+ * @param giveUpAfter a delivery still failing this long after its event is given up (and counted)
+ * @param timeout how long one attempt may take, connection included
+ */
+@Validated
+@ConfigurationProperties("stockguard.stock-levels")
+public record StockLevelProperties(
+        @DefaultValue("true") boolean enabled,
+        @NotNull @DefaultValue("500ms") Duration sampleInterval,
+        @NotNull @DefaultValue("5s") Duration backInStockAfter,
+        @NotNull @DefaultValue List<Webhook> webhooks,
+        @NotNull @DefaultValue("1s") Duration retryFirst,
+        @NotNull @DefaultValue("5m") Duration retryMax,
+        @NotNull @DefaultValue("24h") Duration giveUpAfter,
+        @NotNull @DefaultValue("5s") Duration timeout) {
+
+    /** Signatures are only as good as their secret. */
+    static final int SECRET_LENGTH_MIN = 16;
+    static final int WEBHOOKS_MAX = 20;
+
+    public StockLevelProperties {
+        requireBetween("stockguard.stock-levels.sample-interval", sampleInterval, Duration.ofMillis(50),
+                Duration.ofMinutes(1));
+        requireBetween("stockguard.stock-levels.back-in-stock-after", backInStockAfter, Duration.ZERO,
+                Duration.ofHours(1));
+        requireBetween("stockguard.stock-levels.retry-first", retryFirst, Duration.ofMillis(100),
+                Duration.ofMinutes(10));
+        requireBetween("stockguard.stock-levels.retry-max", retryMax, retryFirst, Duration.ofHours(6));
+        requireBetween("stockguard.stock-levels.give-up-after", giveUpAfter, Duration.ofMinutes(1),
+                Duration.ofDays(7));
+        requireBetween("stockguard.stock-levels.timeout", timeout, Duration.ofMillis(100), Duration.ofMinutes(1));
+        webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+        if (webhooks.size() > WEBHOOKS_MAX) {
+            throw new IllegalArgumentException("stockguard.stock-levels.webhooks: at most " + WEBHOOKS_MAX);
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < webhooks.size(); i++) {
+            Webhook webhook = webhooks.get(i);
+            String at = "stockguard.stock-levels.webhooks[" + i + "]";
+            if (webhook.name() == null || !webhook.name().matches(StockLimits.ID_PATTERN)) {
+                throw new IllegalArgumentException(at + ".name must be 1-64 of A-Z a-z 0-9 . _ : -");
+            }
+            if (!names.add(webhook.name())) {
+                throw new IllegalArgumentException(at + ".name " + webhook.name() + " is used twice");
+            }
+            if (webhook.url() == null || !(webhook.url().startsWith("https://") || webhook.url().startsWith("http://"))) {
+                throw new IllegalArgumentException(at + ".url must be an http or https URL");
+            }
+            try {
+                URI.create(webhook.url());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(at + ".url is not a URL: " + e.getMessage());
+            }
+            if (webhook.secret() == null || webhook.secret().length() < SECRET_LENGTH_MIN) {
+                throw new IllegalArgumentException(at + ".secret must be at least " + SECRET_LENGTH_MIN
+                        + " characters: every delivery is signed with it");
+            }
+        }
+    }
+
+    /**
+     * A subscriber.
+     *
+     * @param name how deliveries to it are recorded
+     * @param secret the key of the HMAC-SHA256 signature of each delivery
+     */
+    public record Webhook(String name, String url, String secret) {
+
+        /** Never the secret. */
+        @Override
+        public String toString() {
+            return "Webhook[name=" + name + ", url=" + url + ", secret=***]";
+        }
+    }
+}

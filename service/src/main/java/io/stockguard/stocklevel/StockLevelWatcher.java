@@ -1,0 +1,174 @@
+package io.stockguard.stocklevel;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.EventIds;
+import io.stockguard.platform.DutyLeases;
+import io.stockguard.platform.PeriodicWork;
+import io.stockguard.reservation.Reservations;
+import io.stockguard.reservation.SkuStockView;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Follows the journal for SKUs whose stock changed, looks at their stock where it is sold (Redis in
+ * the hot tiers, so no journal lag there), and reports changes of level. One instance at a time
+ * watches (a duty lease); the row it moves in {@code stock_level} makes each report happen once
+ * even when a lease changes hands mid-round.
+ */
+final class StockLevelWatcher extends PeriodicWork {
+
+    static final String DUTY = "stock-levels";
+    private static final Logger log = LoggerFactory.getLogger(StockLevelWatcher.class);
+    /**
+     * Journal rows read again each round: a row gets its id when inserted but is seen when its
+     * transaction commits, so a row with a smaller id can appear after a larger one was read.
+     * Looking at a SKU twice costs a read; missing one would miss its change.
+     */
+    static final long OVERLAP = 2_000;
+    /** Journal rows read per round; a larger backlog is read over several rounds. */
+    static final int ROWS_PER_ROUND_MAX = 20_000;
+    /** SKUs looked at per round; the rest are looked at next round. */
+    static final int SKUS_PER_ROUND_MAX = 2_000;
+
+    private final StockLevelStore store;
+    private final Reservations reservations;
+    private final DutyLeases duties;
+    private final StockLevelProperties properties;
+    private final Clock clock;
+    private final Counter reported;
+    /** SKUs to look at, with the trace of their last change seen. */
+    private final Map<SkuId, String> due = new LinkedHashMap<>();
+    /** Sold-out SKUs seen available again, and since when: reported back once it lasts. */
+    private final Map<SkuId, Instant> comingBack = new HashMap<>();
+    private long position = -1;
+
+    StockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
+            StockLevelProperties properties, TaskScheduler scheduler, MeterRegistry meters, Clock clock) {
+        super(scheduler, properties.sampleInterval());
+        this.store = store;
+        this.reservations = reservations;
+        this.duties = duties;
+        this.properties = properties;
+        this.clock = clock;
+        this.reported = meters.counter("stockguard.stock_levels.reported");
+    }
+
+    @Override
+    protected void runOnce() {
+        try {
+            if (!duties.hold(DUTY, leaseLength())) {
+                // Another instance watches: what this one knew may be stale when it takes over.
+                position = -1;
+                due.clear();
+                comingBack.clear();
+                return;
+            }
+            watch();
+        } catch (RuntimeException e) {
+            log.warn("stock levels not watched this round: {}", e.toString());
+        }
+    }
+
+    /** One round: the SKUs the journal says changed, and those coming back, looked at and reported. */
+    void watch() {
+        if (position < 0) {
+            position = store.position();
+        }
+        List<StockLevelStore.Changed> changed = store.changedSince(Math.max(0, position - OVERLAP), ROWS_PER_ROUND_MAX);
+        long reached = position;
+        for (StockLevelStore.Changed row : changed) {
+            due.put(row.skuId(), row.traceId());
+            reached = Math.max(reached, row.position());
+        }
+        comingBack.keySet().forEach(sku -> due.putIfAbsent(sku, null));
+        Map<SkuId, String> round = new LinkedHashMap<>();
+        var pending = due.entrySet().iterator();
+        while (pending.hasNext() && round.size() < SKUS_PER_ROUND_MAX) {
+            var next = pending.next();
+            round.put(next.getKey(), next.getValue());
+            pending.remove();
+        }
+        if (!round.isEmpty()) {
+            look(round);
+        }
+        if (reached > position) {
+            store.movePosition(reached);
+            position = reached;
+        }
+    }
+
+    private void look(Map<SkuId, String> skus) {
+        Map<SkuId, StockLevelStore.Reported> levels = store.levels(skus.keySet());
+        Instant now = clock.instant();
+        List<String> webhooks = properties.webhooks().stream().map(StockLevelProperties.Webhook::name).toList();
+        for (Map.Entry<SkuId, String> entry : skus.entrySet()) {
+            SkuId sku = entry.getKey();
+            Optional<SkuStockView> stock = reservations.stock(sku);
+            if (stock.isEmpty()) {
+                comingBack.remove(sku);
+                continue;
+            }
+            long available = stock.get().available();
+            long lowStock = stock.get().safetyStock();
+            StockLevelStore.Reported last = levels.get(sku);
+            if (last == null) {
+                // First seen: counted as in stock, as a SKU is made to be sold, so that one created
+                // empty, or sold out before the watcher first looked, is reported sold out.
+                if (!store.baseline(sku, StockLevel.IN_STOCK, available, now)) {
+                    due.put(sku, entry.getValue());
+                    continue;
+                }
+                last = new StockLevelStore.Reported(StockLevel.IN_STOCK, available, now);
+            }
+            boolean backLongEnough = false;
+            if (last.level() == StockLevel.SOLD_OUT && available > 0) {
+                Instant since = comingBack.computeIfAbsent(sku, s -> now);
+                backLongEnough = !since.plus(properties.backInStockAfter()).isAfter(now);
+            } else {
+                comingBack.remove(sku);
+            }
+            LevelRules.Decision decision = LevelRules.next(last.level(), available, lowStock, backLongEnough);
+            if (decision.level() == last.level()) {
+                continue;
+            }
+            StockLevelEvent event = decision.report() == null ? null : new StockLevelEvent(EventIds.next(), sku,
+                    decision.report(), available, stock.get().total(), now, entry.getValue());
+            if (store.move(sku, last.level(), decision.level(), available, event, webhooks, now)) {
+                comingBack.remove(sku);
+                if (event != null) {
+                    reported.increment();
+                    log.info("SKU {}: {} ({} available of {})", sku, event.change(), available, stock.get().total());
+                }
+            } else {
+                // Moved by another watcher meanwhile: looked at again next round, against its level.
+                due.put(sku, entry.getValue());
+            }
+        }
+    }
+
+    /** Long enough to survive a slow round, short enough that another instance takes over soon. */
+    private Duration leaseLength() {
+        return Duration.ofSeconds(10).plus(properties.sampleInterval().multipliedBy(4));
+    }
+
+    @Override
+    public void stop() {
+        super.stop();
+        try {
+            duties.release(DUTY);
+        } catch (RuntimeException e) {
+            log.debug("stock-level lease not released: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.stockguard.stocklevel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.stockguard.testing.Ids;
+import io.stockguard.testing.RunningService;
+import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testkit.RedisServer;
+import io.stockguard.testkit.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Stock-level events reach a real HTTP receiver, signed: a sale that runs low and sells out, a
+ * cancel that brings the SKU back, a restock; a SKU that flickers around 0 does not storm the
+ * receiver; a receiver down for 10 s loses nothing; a delivery repeated carries the same event id.
+ */
+class StockLevelEventsIT {
+
+    private static final String SECRET = "receiver-secret-0123456789";
+
+    private static Map<String, String> settings(String url) {
+        return Map.of("stockguard.stock-levels.sample-interval", "100ms",
+                "stockguard.stock-levels.back-in-stock-after", "1s",
+                "stockguard.stock-levels.retry-first", "200ms",
+                "stockguard.stock-levels.retry-max", "1s",
+                "stockguard.stock-levels.webhooks[0].name", "search",
+                "stockguard.stock-levels.webhooks[0].url", url,
+                "stockguard.stock-levels.webhooks[0].secret", SECRET);
+    }
+
+    @Test
+    void databaseTier() {
+        int port = RedisServer.freePort();
+        try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
+                RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        settings(receiver.url()))) {
+            aSaleRunsLowSellsOutAndComesBack(service, receiver);
+            aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
+            aRepeatedDeliveryCarriesTheSameEventId(service, receiver);
+            receiver.assertAllSigned();
+        }
+    }
+
+    @Test
+    void standardTier() {
+        int port = RedisServer.freePort();
+        try (RedisServer redis = RedisServer.start();
+                WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
+                RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), false, settings(receiver.url()))) {
+            aSaleRunsLowSellsOutAndComesBack(service, receiver);
+            aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
+            receiver.assertAllSigned();
+        }
+    }
+
+    @Test
+    void aReceiverDownForTenSecondsLosesNothing() {
+        int port = RedisServer.freePort();
+        try (RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                settings(WebhookReceiver.url(port)))) {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("level-down");
+            assertThat(client.putSku(sku, 1).status()).isEqualTo(201);
+            awaitBaseline(service, sku);
+            assertThat(client.reserve(Ids.order("level-down"), new Line(sku, 1)).status()).isEqualTo(201);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> attempts(service, sku) >= 2);
+            Instant down = Instant.now();
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Instant.now().isAfter(down.plusSeconds(10)));
+            JsonNode pending = events(service, sku).get(0);
+            assertThat(pending.get("pending").asInt()).as("still pending after 10 s down").isEqualTo(1);
+
+            try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET)) {
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> receiver.typesOf(sku).contains("SOLD_OUT"));
+                assertThat(receiver.typesOf(sku)).containsExactly("SOLD_OUT");
+                receiver.assertAllSigned();
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> events(service, sku).get(0).get("delivered").asInt() == 1);
+            }
+        }
+    }
+
+    private static void aSaleRunsLowSellsOutAndComesBack(RunningService service, WebhookReceiver receiver) {
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("level");
+        assertThat(client.send("PUT", "/api/v1/skus/" + sku, Map.of("total", 3, "safetyStock", 1)).status())
+                .isEqualTo(201);
+        awaitBaseline(service, sku);
+        assertThat(client.reserve(Ids.order("level-a"), new Line(sku, 2)).status()).isEqualTo(201);
+        awaitTypes(receiver, sku, "LOW_STOCK");
+        String last = Ids.order("level-b");
+        assertThat(client.reserve(last, new Line(sku, 1)).status()).isEqualTo(201);
+        awaitTypes(receiver, sku, "LOW_STOCK", "SOLD_OUT");
+        assertThat(client.cancel(last).status()).isEqualTo(200);
+        awaitTypes(receiver, sku, "LOW_STOCK", "SOLD_OUT", "BACK_IN_STOCK");
+        assertThat(client.restock(sku, 10).status()).isEqualTo(200);
+        // In stock again, silently: a later fall to the safety stock is reported anew.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> "IN_STOCK".equals(
+                service.jdbc().queryForObject("SELECT level FROM stock_level WHERE sku_id = ?", String.class, sku)));
+        assertThat(client.reserve(Ids.order("level-c"), new Line(sku, 10)).status()).isEqualTo(201);
+        awaitTypes(receiver, sku, "LOW_STOCK", "SOLD_OUT", "BACK_IN_STOCK", "LOW_STOCK");
+
+        List<WebhookReceiver.Delivery> soldOut = receiver.deliveries().stream()
+                .filter(d -> d.skuId().equals(sku) && d.type().equals("SOLD_OUT")).toList();
+        assertThat(soldOut.getFirst().body().get("available").asLong()).isZero();
+        assertThat(soldOut.getFirst().body().get("total").asLong()).isEqualTo(3);
+        assertThat(soldOut.getFirst().body().get("traceId").asString()).hasSize(32);
+        JsonNode recorded = events(service, sku);
+        assertThat(recorded).hasSize(4);
+        assertThat(recorded.get(0).get("type").asString()).as("newest first").isEqualTo("LOW_STOCK");
+        assertThat(recorded.get(0).get("delivered").asInt()).isEqualTo(1);
+    }
+
+    /** Units that come back and are sold again within back-in-stock-after are not news. */
+    private static void aSkuFlickeringAroundZeroIsReportedOnce(RunningService service, WebhookReceiver receiver) {
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("level-flicker");
+        assertThat(client.putSku(sku, 1).status()).isEqualTo(201);
+        awaitBaseline(service, sku);
+        String holder = Ids.order("flicker");
+        assertThat(client.reserve(holder, new Line(sku, 1)).status()).isEqualTo(201);
+        awaitTypes(receiver, sku, "SOLD_OUT");
+        for (int i = 0; i < 5; i++) {
+            assertThat(client.cancel(holder).status()).isEqualTo(200);
+            holder = Ids.order("flicker");
+            assertThat(client.reserve(holder, new Line(sku, 1)).status()).isEqualTo(201);
+        }
+        assertThat(client.cancel(holder).status()).isEqualTo(200);
+        awaitTypes(receiver, sku, "SOLD_OUT", "BACK_IN_STOCK");
+    }
+
+    private static void aRepeatedDeliveryCarriesTheSameEventId(RunningService service, WebhookReceiver receiver) {
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("level-repeat");
+        assertThat(client.putSku(sku, 1).status()).isEqualTo(201);
+        awaitBaseline(service, sku);
+        receiver.failNext(1);
+        assertThat(client.reserve(Ids.order("repeat"), new Line(sku, 1)).status()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> receiver.deliveries()
+                .stream().filter(d -> d.skuId().equals(sku)).count() >= 2);
+        List<WebhookReceiver.Delivery> both = receiver.deliveries().stream().filter(d -> d.skuId().equals(sku)).toList();
+        assertThat(both.get(0).eventId()).isEqualTo(both.get(1).eventId());
+        assertThat(receiver.typesOf(sku)).containsExactly("SOLD_OUT");
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> events(service, sku).get(0).get("delivered").asInt() == 1);
+    }
+
+    private static void awaitTypes(WebhookReceiver receiver, String sku, String... types) {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .until(() -> receiver.typesOf(sku).size() >= types.length);
+        assertThat(receiver.typesOf(sku)).containsExactly(types);
+    }
+
+    /** The watcher has seen the SKU (its level is recorded): changes from now on are reported. */
+    private static void awaitBaseline(RunningService service, String sku) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> service.jdbc()
+                .queryForObject("SELECT COUNT(*) FROM stock_level WHERE sku_id = ?", Integer.class, sku) == 1);
+    }
+
+    private static int attempts(RunningService service, String sku) {
+        List<Integer> attempts = service.jdbc().queryForList("SELECT d.attempts FROM stock_level_delivery d "
+                + "JOIN stock_level_event e ON e.event_id = d.event_id WHERE e.sku_id = ?", Integer.class, sku);
+        return attempts.isEmpty() ? 0 : attempts.getFirst();
+    }
+
+    private static JsonNode events(RunningService service, String sku) {
+        return service.admin().send("GET", "/api/v1/admin/stock-levels/events?sku=" + sku, null).body();
+    }
+}
