@@ -1,28 +1,41 @@
 package io.stockguard.stocklevel;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.PublicTopics;
 import io.stockguard.platform.DutyLeases;
 import io.stockguard.reservation.Reservations;
+import java.net.http.HttpClient;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.TaskScheduler;
 
-/** The watcher and the webhook deliveries, unless stock-level events are switched off. */
+/** The watcher and the deliveries, unless stock-level events are switched off. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "stockguard.stock-levels.enabled", havingValue = "true", matchIfMissing = true)
 class StockLevelConfiguration {
 
+    /** Every webhook, and the public topic where the tier has Kafka. */
     @Bean
-    StockLevelWatcher stockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
-            StockLevelProperties properties, TaskScheduler scheduler, MeterRegistry meters, Clock clock) {
-        return new StockLevelWatcher(store, reservations, duties, properties, scheduler, meters, clock);
+    EventDeliveries stockLevelDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties,
+            ObjectProvider<PublicTopics> topics, MeterRegistry meters, Clock clock) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(properties.timeout())
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+        List<Sink> sinks = new ArrayList<>();
+        properties.webhooks().forEach(webhook -> sinks.add(new WebhookSink(webhook, http, properties.timeout(), clock)));
+        topics.ifAvailable(kafka -> sinks.add(new TopicSink(kafka, properties.topic(), properties.timeout())));
+        return new EventDeliveries(store, duties, properties, sinks, meters, clock);
     }
 
     @Bean
-    WebhookDeliveries stockLevelWebhooks(StockLevelStore store, DutyLeases duties, StockLevelProperties properties,
+    StockLevelWatcher stockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
+            StockLevelProperties properties, EventDeliveries deliveries, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
-        return new WebhookDeliveries(store, duties, properties, meters, clock);
+        return new StockLevelWatcher(store, reservations, duties, properties, deliveries.sinkNames(), scheduler,
+                meters, clock);
     }
 }

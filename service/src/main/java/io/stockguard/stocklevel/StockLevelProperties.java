@@ -3,6 +3,7 @@ package io.stockguard.stocklevel;
 import static io.stockguard.platform.SettingChecks.requireBetween;
 
 import io.stockguard.stock.StockLimits;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.time.Duration;
@@ -24,6 +25,8 @@ import org.springframework.validation.annotation.Validated;
  *     stock: during a sale, units that a cancel or an expiry returns are usually sold again within
  *     seconds, and subscribers should not hear of each
  * @param webhooks where events are sent: each gets every event, signed with its own secret
+ * @param topic the full tier's public Kafka topic that gets every event too (created on first use,
+ *     with the journal's partitions, replication and min.insync.replicas); unused without Kafka
  * @param retryFirst the wait before the second attempt at a delivery; it doubles with each attempt
  * @param retryMax the longest wait between attempts
  * @param giveUpAfter a delivery still failing this long after its event is given up (and counted)
@@ -36,6 +39,7 @@ public record StockLevelProperties(
         @NotNull @DefaultValue("500ms") Duration sampleInterval,
         @NotNull @DefaultValue("5s") Duration backInStockAfter,
         @NotNull @DefaultValue List<Webhook> webhooks,
+        @NotBlank @DefaultValue("stockguard.stock-levels") String topic,
         @NotNull @DefaultValue("1s") Duration retryFirst,
         @NotNull @DefaultValue("5m") Duration retryMax,
         @NotNull @DefaultValue("24h") Duration giveUpAfter,
@@ -57,6 +61,10 @@ public record StockLevelProperties(
                 Duration.ofDays(7));
         requireBetween("stockguard.stock-levels.timeout", timeout, Duration.ofMillis(100), Duration.ofMinutes(1));
         webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+        if (topic != null && !topic.matches("[A-Za-z0-9._-]{1,58}")) {
+            throw new IllegalArgumentException("stockguard.stock-levels.topic must be a Kafka topic name: 1-58 of "
+                    + "A-Z a-z 0-9 . _ -");
+        }
         if (webhooks.size() > WEBHOOKS_MAX) {
             throw new IllegalArgumentException("stockguard.stock-levels.webhooks: at most " + WEBHOOKS_MAX);
         }
@@ -66,6 +74,9 @@ public record StockLevelProperties(
             String at = "stockguard.stock-levels.webhooks[" + i + "]";
             if (webhook.name() == null || !webhook.name().matches(StockLimits.ID_PATTERN)) {
                 throw new IllegalArgumentException(at + ".name must be 1-64 of A-Z a-z 0-9 . _ : -");
+            }
+            if (webhook.name().startsWith(TopicSink.PREFIX)) {
+                throw new IllegalArgumentException(at + ".name may not start with " + TopicSink.PREFIX);
             }
             if (!names.add(webhook.name())) {
                 throw new IllegalArgumentException(at + ".name " + webhook.name() + " is used twice");

@@ -45,6 +45,8 @@ final class StockLevelWatcher extends PeriodicWork {
     private final Reservations reservations;
     private final DutyLeases duties;
     private final StockLevelProperties properties;
+    /** Where each event is delivered. */
+    private final List<String> sinks;
     private final Clock clock;
     private final Counter reported;
     /** SKUs to look at, with the trace of their last change seen. */
@@ -54,8 +56,10 @@ final class StockLevelWatcher extends PeriodicWork {
     private long position = -1;
 
     StockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
-            StockLevelProperties properties, TaskScheduler scheduler, MeterRegistry meters, Clock clock) {
+            StockLevelProperties properties, List<String> sinks, TaskScheduler scheduler, MeterRegistry meters,
+            Clock clock) {
         super(scheduler, properties.sampleInterval());
+        this.sinks = List.copyOf(sinks);
         this.store = store;
         this.reservations = reservations;
         this.duties = duties;
@@ -67,7 +71,7 @@ final class StockLevelWatcher extends PeriodicWork {
     @Override
     protected void runOnce() {
         try {
-            if (!duties.hold(DUTY, leaseLength())) {
+            if (!duties.hold(DUTY, leaseLength(properties))) {
                 // Another instance watches: what this one knew may be stale when it takes over.
                 position = -1;
                 due.clear();
@@ -111,7 +115,6 @@ final class StockLevelWatcher extends PeriodicWork {
     private void look(Map<SkuId, String> skus) {
         Map<SkuId, StockLevelStore.Reported> levels = store.levels(skus.keySet());
         Instant now = clock.instant();
-        List<String> webhooks = properties.webhooks().stream().map(StockLevelProperties.Webhook::name).toList();
         for (Map.Entry<SkuId, String> entry : skus.entrySet()) {
             SkuId sku = entry.getKey();
             Optional<SkuStockView> stock = reservations.stock(sku);
@@ -144,7 +147,7 @@ final class StockLevelWatcher extends PeriodicWork {
             }
             StockLevelEvent event = decision.report() == null ? null : new StockLevelEvent(EventIds.next(), sku,
                     decision.report(), available, stock.get().total(), now, entry.getValue());
-            if (store.move(sku, last.level(), decision.level(), available, event, webhooks, now)) {
+            if (store.move(sku, last.level(), decision.level(), available, event, sinks, now)) {
                 comingBack.remove(sku);
                 if (event != null) {
                     reported.increment();
@@ -158,7 +161,7 @@ final class StockLevelWatcher extends PeriodicWork {
     }
 
     /** Long enough to survive a slow round, short enough that another instance takes over soon. */
-    private Duration leaseLength() {
+    static Duration leaseLength(StockLevelProperties properties) {
         return Duration.ofSeconds(10).plus(properties.sampleInterval().multipliedBy(4));
     }
 

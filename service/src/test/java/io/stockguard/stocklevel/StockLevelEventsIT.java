@@ -7,14 +7,22 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
+import io.stockguard.testkit.KafkaCluster;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stock-level events reach a real HTTP receiver, signed: a sale that runs low and sells out, a
@@ -24,6 +32,7 @@ import tools.jackson.databind.JsonNode;
 class StockLevelEventsIT {
 
     private static final String SECRET = "receiver-secret-0123456789";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static Map<String, String> settings(String url) {
         return Map.of("stockguard.stock-levels.sample-interval", "100ms",
@@ -41,7 +50,7 @@ class StockLevelEventsIT {
         try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
                 RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                         settings(receiver.url()))) {
-            aSaleRunsLowSellsOutAndComesBack(service, receiver);
+            aSaleRunsLowSellsOutAndComesBack(service, receiver, 1);
             aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
             aRepeatedDeliveryCarriesTheSameEventId(service, receiver);
             receiver.assertAllSigned();
@@ -55,10 +64,56 @@ class StockLevelEventsIT {
                 WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
                 RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                         redis.uri(), false, settings(receiver.url()))) {
-            aSaleRunsLowSellsOutAndComesBack(service, receiver);
+            aSaleRunsLowSellsOutAndComesBack(service, receiver, 1);
             aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
             receiver.assertAllSigned();
         }
+    }
+
+    /** The full tier also publishes every event on the public topic, keyed by SKU, with the same body. */
+    @Test
+    void fullTierWebhooksAndTopic() {
+        int port = RedisServer.freePort();
+        try (RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.single();
+                WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
+                RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        redis.uri(), kafka.bootstrapServers(), settings(receiver.url()))) {
+            aSaleRunsLowSellsOutAndComesBack(service, receiver, 2);
+            receiver.assertAllSigned();
+            List<WebhookReceiver.Delivery> received = receiver.deliveries();
+            String sku = received.getFirst().skuId();
+            List<JsonNode> published = topic(kafka, "stockguard.stock-levels", sku, 4);
+            assertThat(published).extracting(record -> record.get("type").asString())
+                    .containsExactly("LOW_STOCK", "SOLD_OUT", "BACK_IN_STOCK", "LOW_STOCK");
+            assertThat(published).extracting(record -> record.get("eventId").asString())
+                    .containsExactlyElementsOf(received.stream().filter(d -> d.skuId().equals(sku))
+                            .map(WebhookReceiver.Delivery::eventId).distinct().toList());
+            assertThat(published).allSatisfy(record ->
+                    assertThat(record.get("schema").asString()).isEqualTo("stockguard.stock-level/1"));
+        }
+    }
+
+    /** The topic's records of one SKU, in order, once {@code count} of them are there. */
+    private static List<JsonNode> topic(KafkaCluster kafka, String topic, String sku, int count) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "stock-levels-it-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<JsonNode> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (sku.equals(record.key())) {
+                        records.add(JSON.readTree(record.value()));
+                    }
+                }
+                return records.size() >= count;
+            });
+        }
+        return records;
     }
 
     @Test
@@ -90,7 +145,8 @@ class StockLevelEventsIT {
         }
     }
 
-    private static void aSaleRunsLowSellsOutAndComesBack(RunningService service, WebhookReceiver receiver) {
+    private static void aSaleRunsLowSellsOutAndComesBack(RunningService service, WebhookReceiver receiver,
+            int sinks) {
         StockGuardClient client = service.client();
         String sku = Ids.sku("level");
         assertThat(client.send("PUT", "/api/v1/skus/" + sku, Map.of("total", 3, "safetyStock", 1)).status())
@@ -118,7 +174,9 @@ class StockLevelEventsIT {
         JsonNode recorded = events(service, sku);
         assertThat(recorded).hasSize(4);
         assertThat(recorded.get(0).get("type").asString()).as("newest first").isEqualTo("LOW_STOCK");
-        assertThat(recorded.get(0).get("delivered").asInt()).isEqualTo(1);
+        // Every sink takes every event: the webhook, and in the full tier the public topic.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> events(service, sku).get(0).get("delivered").asInt() == sinks);
     }
 
     /** Units that come back and are sold again within back-in-stock-after are not news. */

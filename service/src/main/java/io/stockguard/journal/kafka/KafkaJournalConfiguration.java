@@ -100,6 +100,13 @@ class KafkaJournalConfiguration {
         }
     }
 
+    /** Its own producer: a slow public topic never holds up the journal's sends. */
+    @Bean(destroyMethod = "close")
+    KafkaPublicTopics kafkaPublicTopics(KafkaClients clients, Admin kafkaAdmin, KafkaProperties properties) {
+        return new KafkaPublicTopics(new KafkaProducer<>(clients.producer(), new StringSerializer(),
+                new ByteArraySerializer()), kafkaAdmin, properties);
+    }
+
     @Bean(destroyMethod = "close")
     Producer<String, byte[]> kafkaProducer(KafkaClients clients) {
         return new KafkaProducer<>(clients.producer(), new StringSerializer(), new ByteArraySerializer());

@@ -1,0 +1,143 @@
+package io.stockguard.stocklevel;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.platform.DutyLeases;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Hands each event to every sink (the webhooks, and in the full tier the public topic), at least
+ * once: a delivery stays pending in the database until its sink takes it, and is tried again with a
+ * doubling backoff until {@code give-up-after}. Every attempt carries the same event id
+ * (subscribers deduplicate by it). One instance delivers at a time (the watcher's lease), on a
+ * thread of its own, so a slow webhook delays only deliveries.
+ */
+final class EventDeliveries implements SmartLifecycle {
+
+    /** The version of the JSON body; a change that breaks readers gets a new one. */
+    static final String SCHEMA = "stockguard.stock-level/1";
+    private static final Logger log = LoggerFactory.getLogger(EventDeliveries.class);
+    /** Deliveries per round; more wait for the next round, a sample interval later. */
+    private static final int PER_ROUND_MAX = 100;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final StockLevelStore store;
+    private final DutyLeases duties;
+    private final StockLevelProperties properties;
+    private final Map<String, Sink> sinks = new LinkedHashMap<>();
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private volatile ScheduledExecutorService sender;
+
+    EventDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties, List<Sink> sinks,
+            MeterRegistry meters, Clock clock) {
+        this.store = store;
+        this.duties = duties;
+        this.properties = properties;
+        sinks.forEach(sink -> this.sinks.put(sink.name(), sink));
+        this.meters = meters;
+        this.clock = clock;
+    }
+
+    /** The sinks each new event gets a delivery for. */
+    List<String> sinkNames() {
+        return List.copyOf(sinks.keySet());
+    }
+
+    /** One round: every delivery due now, tried once. */
+    void deliverDue() {
+        if (sinks.isEmpty() || !duties.hold(StockLevelWatcher.DUTY, StockLevelWatcher.leaseLength(properties))) {
+            return;
+        }
+        for (StockLevelStore.Due delivery : store.due(clock.instant(), PER_ROUND_MAX)) {
+            Sink sink = sinks.get(delivery.webhook());
+            String eventId = delivery.event().eventId();
+            if (sink == null) {
+                store.giveUp(eventId, delivery.webhook(), clock.instant(), "no sink of this name is configured now");
+                continue;
+            }
+            String error = sink.deliver(delivery.event(), body(delivery.event()));
+            Instant now = clock.instant();
+            String outcome;
+            if (error == null) {
+                store.delivered(eventId, sink.name(), now);
+                outcome = "delivered";
+            } else if (!delivery.event().occurredAt().plus(properties.giveUpAfter()).isAfter(now)) {
+                log.warn("stock-level event {} given up for {} after {} attempts: {}", eventId, sink.name(),
+                        delivery.attempts() + 1, error);
+                store.giveUp(eventId, sink.name(), now, error);
+                outcome = "gave_up";
+            } else {
+                store.retryLater(eventId, sink.name(), now.plus(backoff(delivery.attempts() + 1)), error);
+                outcome = "retried";
+            }
+            meters.counter("stockguard.stock_levels.deliveries", "sink", sink.name(), "outcome", outcome).increment();
+        }
+    }
+
+    /** The wait after the {@code attempts}-th failed attempt: doubling from retry-first, at most retry-max. */
+    Duration backoff(int attempts) {
+        Duration wait = properties.retryFirst();
+        for (int i = 1; i < attempts && wait.compareTo(properties.retryMax()) < 0; i++) {
+            wait = wait.multipliedBy(2);
+        }
+        return wait.compareTo(properties.retryMax()) > 0 ? properties.retryMax() : wait;
+    }
+
+    /** The event as subscribers read it (schema {@value #SCHEMA}). */
+    static String body(StockLevelEvent event) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("schema", SCHEMA);
+        body.put("eventId", event.eventId());
+        body.put("type", event.change().name());
+        body.put("skuId", event.skuId().value());
+        body.put("available", event.available());
+        body.put("total", event.total());
+        body.put("occurredAt", event.occurredAt().toString());
+        body.put("traceId", event.traceId());
+        return JSON.writeValueAsString(body);
+    }
+
+    @Override
+    public void start() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "stockguard-stock-level-deliveries");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = properties.sampleInterval().toMillis();
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                deliverDue();
+            } catch (RuntimeException e) {
+                log.warn("stock-level deliveries not made this round: {}", e.toString());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        sender = executor;
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService executor = sender;
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        sender = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return sender != null;
+    }
+}
