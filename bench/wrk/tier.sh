@@ -1,7 +1,7 @@
 # Sourced by the scripts of bench/wrk: starts one tier of the service (and the Redis / Kafka it
 # needs) on a fresh data directory under $work, and stops everything it started by pid when the
 # script ends, also on Ctrl-C. Expects $ROOT and $tier (db, redis or kafka); sets $port and
-# $service_pid. JAVA_OPTS reaches the service's JVM.
+# $service_pid. JAVA_OPTS reaches the service's JVM; settings in the array extra_args reach the service.
 work="$(mktemp -d)"
 pids=()
 stop() {
@@ -58,6 +58,8 @@ if [ "$tier" = kafka ]; then
   args+=("--stockguard.journal=kafka" "--stockguard.kafka.bootstrap-servers=localhost:$kafka_port"
     "--stockguard.kafka.replication-factor=1" "--stockguard.kafka.min-insync-replicas=1")
 fi
+# A script may add settings of its own in extra_args before sourcing this file.
+[ -n "${extra_args+set}" ] && args+=("${extra_args[@]}")
 STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" run "${args[@]}" >"$work/service.log" 2>&1 &
 service_pid=$!
 pids+=($service_pid)

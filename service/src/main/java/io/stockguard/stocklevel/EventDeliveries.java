@@ -39,6 +39,7 @@ final class EventDeliveries implements SmartLifecycle {
     private final Clock clock;
     private final MeterRegistry meters;
     private volatile ScheduledExecutorService sender;
+    private final java.util.concurrent.atomic.AtomicBoolean nudged = new java.util.concurrent.atomic.AtomicBoolean();
 
     EventDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties, List<Sink> sinks,
             MeterRegistry meters, Clock clock) {
@@ -53,6 +54,33 @@ final class EventDeliveries implements SmartLifecycle {
     /** The sinks each new event gets a delivery for. */
     List<String> sinkNames() {
         return List.copyOf(sinks.keySet());
+    }
+
+    /**
+     * Delivers what is due now rather than at the next round: the watcher has just reported an event,
+     * and waiting for the round would add up to a sample interval to every event's latency. Nudges
+     * that come while one is waiting count as one.
+     */
+    void nudge() {
+        ScheduledExecutorService executor = sender;
+        if (executor != null && nudged.compareAndSet(false, true)) {
+            try {
+                executor.execute(() -> {
+                    nudged.set(false);
+                    round();
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                nudged.set(false);
+            }
+        }
+    }
+
+    private void round() {
+        try {
+            deliverDue();
+        } catch (RuntimeException e) {
+            log.warn("stock-level deliveries not made this round: {}", e.toString());
+        }
     }
 
     /** One round: every delivery due now, tried once. */
@@ -117,13 +145,7 @@ final class EventDeliveries implements SmartLifecycle {
             return thread;
         });
         long every = properties.sampleInterval().toMillis();
-        executor.scheduleWithFixedDelay(() -> {
-            try {
-                deliverDue();
-            } catch (RuntimeException e) {
-                log.warn("stock-level deliveries not made this round: {}", e.toString());
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(this::round, every, every, TimeUnit.MILLISECONDS);
         sender = executor;
     }
 

@@ -35,7 +35,7 @@ class StockLevelConfiguration {
     StockLevelWatcher stockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
             StockLevelProperties properties, EventDeliveries deliveries, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
-        return new StockLevelWatcher(store, reservations, duties, properties, deliveries.sinkNames(), scheduler,
-                meters, clock);
+        return new StockLevelWatcher(store, reservations, duties, properties, deliveries.sinkNames(),
+                deliveries::nudge, scheduler, meters, clock);
     }
 }

@@ -47,6 +47,8 @@ final class StockLevelWatcher extends PeriodicWork {
     private final StockLevelProperties properties;
     /** Where each event is delivered. */
     private final List<String> sinks;
+    /** Told when an event was reported, to deliver it now. */
+    private final Runnable reportedNow;
     private final Clock clock;
     private final Counter reported;
     /** SKUs to look at, with the trace of their last change seen. */
@@ -56,10 +58,11 @@ final class StockLevelWatcher extends PeriodicWork {
     private long position = -1;
 
     StockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
-            StockLevelProperties properties, List<String> sinks, TaskScheduler scheduler, MeterRegistry meters,
-            Clock clock) {
+            StockLevelProperties properties, List<String> sinks, Runnable reportedNow, TaskScheduler scheduler,
+            MeterRegistry meters, Clock clock) {
         super(scheduler, properties.sampleInterval());
         this.sinks = List.copyOf(sinks);
+        this.reportedNow = reportedNow;
         this.store = store;
         this.reservations = reservations;
         this.duties = duties;
@@ -103,8 +106,8 @@ final class StockLevelWatcher extends PeriodicWork {
             round.put(next.getKey(), next.getValue());
             pending.remove();
         }
-        if (!round.isEmpty()) {
-            look(round);
+        if (!round.isEmpty() && look(round) > 0) {
+            reportedNow.run();
         }
         if (reached > position) {
             store.movePosition(reached);
@@ -112,7 +115,9 @@ final class StockLevelWatcher extends PeriodicWork {
         }
     }
 
-    private void look(Map<SkuId, String> skus) {
+    /** Looks at the SKUs; returns how many events it reported. */
+    private int look(Map<SkuId, String> skus) {
+        int events = 0;
         Map<SkuId, StockLevelStore.Reported> levels = store.levels(skus.keySet());
         Instant now = clock.instant();
         for (Map.Entry<SkuId, String> entry : skus.entrySet()) {
@@ -150,6 +155,7 @@ final class StockLevelWatcher extends PeriodicWork {
             if (store.move(sku, last.level(), decision.level(), available, event, sinks, now)) {
                 comingBack.remove(sku);
                 if (event != null) {
+                    events++;
                     reported.increment();
                     log.info("SKU {}: {} ({} available of {})", sku, event.change(), available, stock.get().total());
                 }
@@ -158,6 +164,7 @@ final class StockLevelWatcher extends PeriodicWork {
                 due.put(sku, entry.getValue());
             }
         }
+        return events;
     }
 
     /** Long enough to survive a slow round, short enough that another instance takes over soon. */
