@@ -19,9 +19,6 @@ UPDATE stock_level_watch SET last_event_id = ? WHERE id = 1 AND last_event_id < 
 -- name: levels
 SELECT sku_id, level, available, changed_at FROM stock_level WHERE sku_id IN (:skuIds);
 
--- name: insertLevel
-INSERT INTO stock_level (sku_id, level, available, changed_at) VALUES (?, ?, ?, ?);
-
 -- Moves a SKU's level only from the level it was read at: whoever moves it reports the change.
 -- name: moveLevel
 UPDATE stock_level SET level = ?, available = ?, changed_at = ? WHERE sku_id = ? AND level = ?;
@@ -65,3 +62,11 @@ WHERE (? = '' OR e.sku_id = ?)
 GROUP BY e.id, e.event_id, e.sku_id, e.kind, e.available, e.total, e.occurred_at, e.trace_id
 ORDER BY e.id DESC
 LIMIT ?;
+
+-- The stock of several SKUs as the database counts it: current when acknowledged on the database and
+-- standard tiers, behind by the journal's lag (milliseconds when healthy) in the full tier.
+-- name: stockOf
+SELECT s.sku_id, s.safety_stock, SUM(b.available) AS available, SUM(b.available + b.reserved + b.sold) AS total
+FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
+WHERE s.sku_id IN (:skuIds)
+GROUP BY s.sku_id, s.safety_stock;

@@ -3,7 +3,6 @@ package io.stockguard.stocklevel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.journal.PublicTopics;
 import io.stockguard.platform.DutyLeases;
-import io.stockguard.reservation.Reservations;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,10 +31,10 @@ class StockLevelConfiguration {
     }
 
     @Bean
-    StockLevelWatcher stockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
+    StockLevelWatcher stockLevelWatcher(StockLevelStore store, DutyLeases duties,
             StockLevelProperties properties, EventDeliveries deliveries, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
-        return new StockLevelWatcher(store, reservations, duties, properties, deliveries.sinkNames(),
+        return new StockLevelWatcher(store, duties, properties, deliveries.sinkNames(),
                 deliveries::nudge, scheduler, meters, clock);
     }
 }

@@ -17,6 +17,13 @@ public interface StockLevelStore {
     record Reported(StockLevel level, long available, Instant changedAt) {
     }
 
+    /** What decides a SKU's level. @param lowStock its safety stock */
+    record Stock(long available, long total, long lowStock) {
+    }
+
+    /** The stock of these SKUs as the database counts it; a SKU that does not exist is absent. */
+    Map<SkuId, Stock> stock(Collection<SkuId> skus);
+
     /** A delivery due now, with its event. */
     record Due(StockLevelEvent event, String webhook, int attempts) {
     }
@@ -35,8 +42,11 @@ public interface StockLevelStore {
 
     Map<SkuId, Reported> levels(Collection<SkuId> skus);
 
-    /** Records a SKU's first level (no event); false if another watcher recorded it first. */
-    boolean baseline(SkuId sku, StockLevel level, long available, Instant at);
+    /**
+     * Records the first level of SKUs seen for the first time (no events), all in one batch; a SKU
+     * another watcher recorded meanwhile keeps its row.
+     */
+    void baseline(Map<SkuId, Long> availableBySku, StockLevel level, Instant at);
 
     /**
      * Moves the SKU's level from {@code from} to {@code to}, with the event (if any) and one pending

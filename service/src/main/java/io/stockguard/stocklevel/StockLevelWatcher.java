@@ -5,8 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.journal.EventIds;
 import io.stockguard.platform.DutyLeases;
 import io.stockguard.platform.PeriodicWork;
-import io.stockguard.reservation.Reservations;
-import io.stockguard.reservation.SkuStockView;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,16 +13,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
- * Follows the journal for SKUs whose stock changed, looks at their stock where it is sold (Redis in
- * the hot tiers, so no journal lag there), and reports changes of level. One instance at a time
- * watches (a duty lease); the row it moves in {@code stock_level} makes each report happen once
- * even when a lease changes hands mid-round.
+ * Follows the journal for SKUs whose stock changed, reads their stock as the database counts it (one
+ * query for all the SKUs of a round; in the full tier the journal's lag is added to the event's), and
+ * reports changes of level. One instance at a time watches (a duty lease); the row it moves in
+ * {@code stock_level} makes each report happen once even when a lease changes hands mid-round.
  */
 final class StockLevelWatcher extends PeriodicWork {
 
@@ -42,7 +39,6 @@ final class StockLevelWatcher extends PeriodicWork {
     static final int SKUS_PER_ROUND_MAX = 2_000;
 
     private final StockLevelStore store;
-    private final Reservations reservations;
     private final DutyLeases duties;
     private final StockLevelProperties properties;
     /** Where each event is delivered. */
@@ -57,14 +53,13 @@ final class StockLevelWatcher extends PeriodicWork {
     private final Map<SkuId, Instant> comingBack = new HashMap<>();
     private long position = -1;
 
-    StockLevelWatcher(StockLevelStore store, Reservations reservations, DutyLeases duties,
+    StockLevelWatcher(StockLevelStore store, DutyLeases duties,
             StockLevelProperties properties, List<String> sinks, Runnable reportedNow, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
         super(scheduler, properties.sampleInterval());
         this.sinks = List.copyOf(sinks);
         this.reportedNow = reportedNow;
         this.store = store;
-        this.reservations = reservations;
         this.duties = duties;
         this.properties = properties;
         this.clock = clock;
@@ -118,26 +113,34 @@ final class StockLevelWatcher extends PeriodicWork {
     /** Looks at the SKUs; returns how many events it reported. */
     private int look(Map<SkuId, String> skus) {
         int events = 0;
-        Map<SkuId, StockLevelStore.Reported> levels = store.levels(skus.keySet());
         Instant now = clock.instant();
+        Map<SkuId, StockLevelStore.Reported> levels = new HashMap<>(store.levels(skus.keySet()));
+        Map<SkuId, StockLevelStore.Stock> stocks = store.stock(skus.keySet());
+        Map<SkuId, Long> firstSeen = new LinkedHashMap<>();
+        skus.keySet().forEach(sku -> {
+            if (!levels.containsKey(sku) && stocks.containsKey(sku)) {
+                firstSeen.put(sku, stocks.get(sku).available());
+            }
+        });
+        if (!firstSeen.isEmpty()) {
+            // First seen: counted as in stock, as a SKU is made to be sold, so that one created empty,
+            // or sold out before the watcher first looked, is reported sold out below. Read back: a
+            // row another watcher made meanwhile stands.
+            store.baseline(firstSeen, StockLevel.IN_STOCK, now);
+            levels.putAll(store.levels(firstSeen.keySet()));
+        }
         for (Map.Entry<SkuId, String> entry : skus.entrySet()) {
             SkuId sku = entry.getKey();
-            Optional<SkuStockView> stock = reservations.stock(sku);
-            if (stock.isEmpty()) {
+            StockLevelStore.Stock stock = stocks.get(sku);
+            if (stock == null) {
                 comingBack.remove(sku);
                 continue;
             }
-            long available = stock.get().available();
-            long lowStock = stock.get().safetyStock();
+            long available = stock.available();
+            long lowStock = stock.lowStock();
             StockLevelStore.Reported last = levels.get(sku);
             if (last == null) {
-                // First seen: counted as in stock, as a SKU is made to be sold, so that one created
-                // empty, or sold out before the watcher first looked, is reported sold out.
-                if (!store.baseline(sku, StockLevel.IN_STOCK, available, now)) {
-                    due.put(sku, entry.getValue());
-                    continue;
-                }
-                last = new StockLevelStore.Reported(StockLevel.IN_STOCK, available, now);
+                continue;
             }
             boolean backLongEnough = false;
             if (last.level() == StockLevel.SOLD_OUT && available > 0) {
@@ -151,13 +154,13 @@ final class StockLevelWatcher extends PeriodicWork {
                 continue;
             }
             StockLevelEvent event = decision.report() == null ? null : new StockLevelEvent(EventIds.next(), sku,
-                    decision.report(), available, stock.get().total(), now, entry.getValue());
+                    decision.report(), available, stock.total(), now, entry.getValue());
             if (store.move(sku, last.level(), decision.level(), available, event, sinks, now)) {
                 comingBack.remove(sku);
                 if (event != null) {
                     events++;
                     reported.increment();
-                    log.info("SKU {}: {} ({} available of {})", sku, event.change(), available, stock.get().total());
+                    log.info("SKU {}: {} ({} available of {})", sku, event.change(), available, stock.total());
                 }
             } else {
                 // Moved by another watcher meanwhile: looked at again next round, against its level.

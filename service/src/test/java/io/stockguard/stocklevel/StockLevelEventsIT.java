@@ -21,6 +21,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,12 +46,12 @@ class StockLevelEventsIT {
                 "stockguard.stock-levels.webhooks[0].secret", SECRET);
     }
 
-    @Test
-    void databaseTier() {
+    @ParameterizedTest
+    @EnumSource(TestDatabase.Kind.class)
+    void databaseTier(TestDatabase.Kind kind) {
         int port = RedisServer.freePort();
         try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
-                RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
-                        settings(receiver.url()))) {
+                RunningService service = RunningService.start(TestDatabase.fresh(kind), settings(receiver.url()))) {
             aSaleRunsLowSellsOutAndComesBack(service, receiver, 1);
             aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
             aRepeatedDeliveryCarriesTheSameEventId(service, receiver);

@@ -82,13 +82,31 @@ class JdbcStockLevelStore implements StockLevelStore {
     }
 
     @Override
-    public boolean baseline(SkuId sku, StockLevel level, long available, Instant at) {
-        try {
-            return jdbc.update(sql.get("insertLevel"), sku.value(), level.name(), available,
-                    Timestamps.parameter(at, dialect)) == 1;
-        } catch (DuplicateKeyException anotherWatcherFirst) {
-            return false;
+    public Map<SkuId, Stock> stock(Collection<SkuId> skus) {
+        Map<SkuId, Stock> stock = new HashMap<>();
+        if (skus.isEmpty()) {
+            return stock;
         }
+        named.query(sql.get("stockOf"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()), rs -> {
+            stock.put(SkuId.of(rs.getString("sku_id")), new Stock(rs.getLong("available"), rs.getLong("total"),
+                    rs.getLong("safety_stock")));
+        });
+        return stock;
+    }
+
+    @Override
+    public void baseline(Map<SkuId, Long> availableBySku, StockLevel level, Instant at) {
+        if (availableBySku.isEmpty()) {
+            return;
+        }
+        List<Map.Entry<SkuId, Long>> rows = List.copyOf(availableBySku.entrySet());
+        transactions.executeWithoutResult(status -> jdbc.batchUpdate(sql.get("insertLevelIfAbsent"), rows,
+                rows.size(), (ps, row) -> {
+                    ps.setString(1, row.getKey().value());
+                    ps.setString(2, level.name());
+                    ps.setLong(3, row.getValue());
+                    ps.setObject(4, Timestamps.toDatabase(at, dialect));
+                }));
     }
 
     @Override
