@@ -3,6 +3,8 @@ package io.stockguard.stocklevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.stockguard.testing.ConsolePeople;
+import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
@@ -50,9 +52,16 @@ class StockLevelEventsIT {
     @EnumSource(TestDatabase.Kind.class)
     void databaseTier(TestDatabase.Kind kind) {
         int port = RedisServer.freePort();
+        Map<String, String> settings = new java.util.HashMap<>(settings(WebhookReceiver.url(port)));
+        settings.putAll(ConsolePeople.settings());
         try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
-                RunningService service = RunningService.start(TestDatabase.fresh(kind), settings(receiver.url()))) {
-            aSaleRunsLowSellsOutAndComesBack(service, receiver, 1);
+                RunningService service = RunningService.start(TestDatabase.fresh(kind), settings)) {
+            String sku = aSaleRunsLowSellsOutAndComesBack(service, receiver, 1);
+            ConsoleSession operator = new ConsoleSession(service.baseUrl());
+            assertThat(operator.login(ConsolePeople.OPERATOR).location()).endsWith("/console");
+            String page = operator.get("/console/skus/" + sku).body();
+            assertThat(page).contains("data-field=\"level\">LOW_STOCK<", "data-field=\"event\">SOLD_OUT<",
+                    "data-field=\"event\">BACK_IN_STOCK<");
             aSkuFlickeringAroundZeroIsReportedOnce(service, receiver);
             aRepeatedDeliveryCarriesTheSameEventId(service, receiver);
             receiver.assertAllSigned();
@@ -147,7 +156,8 @@ class StockLevelEventsIT {
         }
     }
 
-    private static void aSaleRunsLowSellsOutAndComesBack(RunningService service, WebhookReceiver receiver,
+    /** Returns the SKU it sold. */
+    private static String aSaleRunsLowSellsOutAndComesBack(RunningService service, WebhookReceiver receiver,
             int sinks) {
         StockGuardClient client = service.client();
         String sku = Ids.sku("level");
@@ -179,6 +189,7 @@ class StockLevelEventsIT {
         // Every sink takes every event: the webhook, and in the full tier the public topic.
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> events(service, sku).get(0).get("delivered").asInt() == sinks);
+        return sku;
     }
 
     /** Units that come back and are sold again within back-in-stock-after are not news. */

@@ -11,7 +11,9 @@ import io.stockguard.platform.ProblemCode;
 import io.stockguard.reconciliation.Healing;
 import io.stockguard.reservation.HotStore;
 import io.stockguard.stock.SkuId;
+import io.stockguard.stocklevel.StockLevelStore;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,12 +37,18 @@ import org.springframework.web.util.UriUtils;
 @RequestMapping("/console/skus")
 class SkuPageController {
 
+    /** The newest stock-level events a SKU's page lists. */
+    static final int LEVEL_EVENTS_SHOWN = 10;
+
     private final OperatorConsole console;
     private final SkuGuards guards;
     private final ObjectProvider<HotStore> hotStore;
     private final Healing healing;
+    private final StockLevelStore levels;
 
-    SkuPageController(OperatorConsole console, SkuGuards guards, ObjectProvider<HotStore> hotStore, Healing healing) {
+    SkuPageController(OperatorConsole console, SkuGuards guards, ObjectProvider<HotStore> hotStore, Healing healing,
+            StockLevelStore levels) {
+        this.levels = levels;
         this.console = console;
         this.guards = guards;
         this.hotStore = hotStore;
@@ -62,6 +70,8 @@ class SkuPageController {
         model.addAttribute("page", page);
         model.addAttribute("skuUrl", skuUrl(id));
         model.addAttribute("canThrottle", guards.canThrottle());
+        model.addAttribute("level", levels.levels(List.of(id)).get(id));
+        model.addAttribute("levelEvents", levels.recent(id, LEVEL_EVENTS_SHOWN));
         model.addAttribute("driftPlot", page.driftHistory().isEmpty() ? null
                 : DriftPlot.of(page.driftHistory(), console.properties().drift()));
         return "console/sku";
