@@ -3,8 +3,8 @@ package io.stockguard.reservation.redis;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.journal.StockOp;
 import io.stockguard.journal.JournalProgress;
+import io.stockguard.journal.StockOp;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.OrderOutcome;
@@ -15,6 +15,7 @@ import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ final class HotSettlements {
      * How long an extension waits for its reservation to reach the database (Kafka journal): the
      * applier's lag is milliseconds when healthy; beyond this the caller hears "retry".
      */
-    private static final java.time.Duration EXTENSION_RECORD_WAIT = java.time.Duration.ofSeconds(2);
+    private static final Duration EXTENSION_RECORD_WAIT = Duration.ofSeconds(2);
 
     private final HotOrders orders;
     private final HotLines lines;
@@ -174,7 +175,14 @@ final class HotSettlements {
             if (stored.isEmpty()) {
                 return new Refusal.Unavailable(true, "the database does not have the order's reservation yet");
             }
-            return null;
+            // The database moved the order on by itself: it served the order's SKUs since (a fallback),
+            // and it is the truth of the order now.
+            return switch (stored.get().state()) {
+                case RESERVED -> null;
+                case CONFIRMED -> new Refusal.OrderConfirmed(order);
+                case CANCELLED -> new Refusal.OrderCancelled(order);
+                case EXPIRED -> new Refusal.OrderExpired(order);
+            };
         } catch (DataAccessException | TransactionException e) {
             log.warn("the extension of order {} is made in Redis but not recorded in the database: {}", order,
                     e.getMessage());
