@@ -9,8 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -39,7 +41,7 @@ final class EventDeliveries implements SmartLifecycle {
     private final Clock clock;
     private final MeterRegistry meters;
     private volatile ScheduledExecutorService sender;
-    private final java.util.concurrent.atomic.AtomicBoolean nudged = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean nudged = new AtomicBoolean();
 
     EventDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties, List<Sink> sinks,
             MeterRegistry meters, Clock clock) {
@@ -69,7 +71,7 @@ final class EventDeliveries implements SmartLifecycle {
                     nudged.set(false);
                     round();
                 });
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 nudged.set(false);
             }
         }

@@ -4,6 +4,7 @@ import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -25,7 +26,7 @@ final class HoldRecord {
                 : holdEnds;
         int count = Math.max(locked.extensions(), extensions);
         reservations.extendHold(locked.orderId(), ends, count);
-        Set<io.stockguard.stock.SkuId> journaled = reservations.extendedLines(locked.orderId());
+        Set<SkuId> journaled = reservations.extendedLines(locked.orderId());
         List<StockEvent> events = lines.stream().filter(line -> !journaled.contains(line.skuId()))
                 .map(line -> StockEvents.extend(locked.orderId(), line.skuId(), line.bucket(), line.qty(), ends,
                         context))

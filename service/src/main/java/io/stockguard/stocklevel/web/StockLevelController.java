@@ -6,6 +6,8 @@ import io.stockguard.stocklevel.StockLevelProperties;
 import io.stockguard.stocklevel.StockLevelStore;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.MediaType;
@@ -44,7 +46,7 @@ class StockLevelController {
 
     /** An event as its subscribers received it, with how its deliveries stand. */
     record EventResponse(String eventId, String type, String skuId, long available, long total,
-            java.time.Instant occurredAt, String traceId, int delivered, int pending, int gaveUp) {
+            Instant occurredAt, String traceId, int delivered, int pending, int gaveUp) {
 
         static EventResponse of(StockLevelStore.Recorded recorded) {
             var event = recorded.event();
@@ -62,7 +64,7 @@ class StockLevelController {
     }
 
     private static String masked(String url) {
-        java.net.URI uri = java.net.URI.create(url);
+        URI uri = URI.create(url);
         return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + "/***";
     }
 }
