@@ -16,6 +16,9 @@ INSERT INTO stock_level_watch (id, last_event_id) VALUES (1, ?);
 -- name: moveWatch
 UPDATE stock_level_watch SET last_event_id = ? WHERE id = 1 AND last_event_id < ?;
 
+-- name: resetWatch
+UPDATE stock_level_watch SET last_event_id = ? WHERE id = 1;
+
 -- name: levels
 SELECT sku_id, level, available, changed_at FROM stock_level WHERE sku_id IN (:skuIds);
 

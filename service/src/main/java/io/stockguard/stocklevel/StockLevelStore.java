@@ -37,6 +37,12 @@ public interface StockLevelStore {
 
     void movePosition(long to);
 
+    /** The journal's last row now. */
+    long journalEnd();
+
+    /** Moves the position back: the journal was reset (restored from a backup, truncated). */
+    void resetPosition(long to);
+
     /** Journal rows after {@code after}, oldest first. */
     List<Changed> changedSince(long after, int limit);
 

@@ -63,6 +63,16 @@ class JdbcStockLevelStore implements StockLevelStore {
     }
 
     @Override
+    public long journalEnd() {
+        return jdbc.queryForObject(sql.get("lastEventId"), Long.class);
+    }
+
+    @Override
+    public void resetPosition(long to) {
+        jdbc.update(sql.get("resetWatch"), to);
+    }
+
+    @Override
     public List<Changed> changedSince(long after, int limit) {
         return jdbc.query(sql.get("changedSince"), (rs, i) -> new Changed(rs.getLong("id"),
                 SkuId.of(rs.getString("sku_id")), rs.getString("trace_id")), after, limit);
