@@ -108,7 +108,14 @@ final class HotSettlements {
                 return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
                         null, null, now, trace, 0), false);
             }
-            case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
+            case "DONE" -> {
+                if (decided.string(1).equals("CANCELLED") && decided.string(2).isEmpty()) {
+                    // A tombstone: the attempt that made it may have died before the database's copy
+                    // (Redis failed mid-request), and every path must refuse a late reserve (I7).
+                    loader.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
+                }
+                return new OrderOutcome.Updated(view(order, now), true);
+            }
             case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
             case "GO" -> { }
             default -> throw decided.unexpected("order.lua CANCEL");
