@@ -1,7 +1,10 @@
 -- wrk script: each request reserves 1 unit of one SKU under a fresh order id, as an order
 -- service at the peak does. Usage (see bench/wrk/README.md):
 --   SKU=WRK-HOT KEY=<api key> wrk -t2 -c64 -d20s --latency -s bench/wrk/reserve.lua http://localhost:8080
+-- With SKUS=n the SKU is drawn at random from n SKUs named <SKU>-0000000 …: traffic spread over a
+-- catalogue rather than one hot SKU.
 local sku = os.getenv("SKU") or "WRK-HOT"
+local skus = tonumber(os.getenv("SKUS") or "0")
 local key = os.getenv("KEY") or ""
 local threads = 0
 local sent = 0
@@ -16,11 +19,13 @@ end
 -- Runs in each thread's own state: the run's start time keeps ids of successive runs apart.
 function init(args)
   tag = string.format("%d-%d", os.time(), tid)
+  math.randomseed(os.time() + tid)
 end
 
 function request()
   sent = sent + 1
-  local body = string.format('{"orderId":"wrk-%s-%d","lines":[{"skuId":"%s","qty":1}]}', tag, sent, sku)
+  local target = skus > 0 and string.format("%s-%07d", sku, math.random(0, skus - 1)) or sku
+  local body = string.format('{"orderId":"wrk-%s-%d","lines":[{"skuId":"%s","qty":1}]}', tag, sent, target)
   return wrk.format("POST", "/api/v1/reservations",
     { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. key }, body)
 end

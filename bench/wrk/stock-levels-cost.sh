@@ -32,8 +32,8 @@ one_run() { # one_run true|false: prints reservations per second
         sleep 1
       done
     fi
-    export KEY SKUS="$skus"
-    wrk -t2 -c64 -d"${seconds}s" --timeout 10s -s "$ROOT/bench/wrk/reserve-many.lua" "http://localhost:$port" \
+    export KEY SKU=MANY SKUS="$skus"
+    wrk -t2 -c64 -d"${seconds}s" --timeout 10s -s "$ROOT/bench/wrk/reserve.lua" "http://localhost:$port" \
       | awk '/Requests\/sec/ {printf "%.0f\n", $2}'
   )
 }

@@ -88,10 +88,10 @@ final class StockLevelWatcher extends PeriodicWork {
             position = store.position();
         }
         List<StockLevelStore.Changed> changed = store.changedSince(Math.max(0, position - OVERLAP), ROWS_PER_ROUND_MAX);
-        if (changed.isEmpty() && store.journalEnd() < position) {
+        long end = changed.isEmpty() ? store.journalEnd() : position;
+        if (end < position) {
             // The journal starts over below where this watcher stopped (a backup restored, a table
             // truncated): without going back, its changes would go unseen until it caught up.
-            long end = store.journalEnd();
             log.warn("the journal ends at {}, before the {} the stock levels were watched up to; watching from there",
                     end, position);
             store.resetPosition(end);
