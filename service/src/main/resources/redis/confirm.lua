@@ -1,7 +1,8 @@
 -- Turn one held order line into a sale: reserved to sold in its bucket, journaled.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
--- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>"
+-- KEYS[3]  sg:{sku}:o:<order>  line record
+--          "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>|<customer>"
 -- KEYS[4]  sg:{sku}:x  outbox stream
 -- ARGV[1]  order id   ARGV[2]  now (epoch ms)   ARGV[3]  trace id ('' if none)   ARGV[4]  actor
 -- ARGV[5]  line record lifetime (seconds)      ARGV[6]  a fresh event id
@@ -17,7 +18,7 @@ if not epoch then return {'NOT_LOADED'} end
 if epoch ~= ARGV[7] then return {'STALE', tonumber(epoch)} end
 local record = redis.call('GET', line)
 if not record then return {'NONE'} end
-local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+local state, b, q, at, pending, customer = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?([^|]*)|?(.*)$')
 if at ~= epoch then return {'FOREIGN', state, tonumber(b), tonumber(q), tonumber(at) or 0} end
 if state == 'CONFIRMED' then return {'ALREADY', pending} end
 if state ~= 'RESERVED' then return {'STATE', state} end
@@ -32,5 +33,7 @@ local sku = string.match(meta, '^sg:{(.*)}:m$')
 local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', 'CONFIRM', 'o', order,
   'rq', '', 'q', q, 'da', 0, 'dr', -q, 'ds', q, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
   'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
-redis.call('SET', line, 'CONFIRMED|' .. b .. '|' .. q .. '|' .. epoch .. '|' .. entry, 'EX', keep)
+-- A sale still counts against the customer's limit: the record keeps who it was for.
+redis.call('SET', line, 'CONFIRMED|' .. b .. '|' .. q .. '|' .. epoch .. '|' .. entry .. '|' .. (customer or ''),
+  'EX', keep)
 return {'OK', entry, id, tonumber(b), q, seq, tonumber(epoch), after, journaled}

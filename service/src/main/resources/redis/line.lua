@@ -3,12 +3,13 @@
 -- here, under the epoch that owns the SKU now, and which outbox entries it has not journaled.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash (epoch)
--- KEYS[2]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>"
+-- KEYS[2]  sg:{sku}:o:<order>  line record
+--          "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>|<customer>"
 -- Returns {'LINE', epoch loaded, state, bucket, qty, epoch of the record, entries} | {'NONE', epoch loaded}
 --   | {'NOT_LOADED'}
 local epoch = redis.call('HGET', KEYS[1], 'epoch')
 if not epoch then return {'NOT_LOADED'} end
 local record = redis.call('GET', KEYS[2])
 if not record then return {'NONE', tonumber(epoch)} end
-local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?([^|]*)|?(.*)$')
 return {'LINE', tonumber(epoch), state, tonumber(b), tonumber(q), tonumber(at) or 0, pending or ''}

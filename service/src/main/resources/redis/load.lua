@@ -7,17 +7,20 @@
 -- the journaled sum starts at the database's applied sum, so the exact drift starts at 0.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
--- KEYS[3]  sg:{sku}:x  outbox stream
+-- KEYS[3]  sg:{sku}:x  outbox stream      KEYS[4]  sg:{sku}:c  customer hash
 -- ARGV[1]  bucket count n   ARGV[2]  epoch   ARGV[3]  mode (NORMAL | THROTTLED | FROZEN)
 -- ARGV[4..] per bucket 0..n-1: available, reserved, sold, applied sum (4 values each)
 -- ARGV[4 + 4n] reservations per second while THROTTLED (0 = none)
+-- ARGV[5 + 4n] units one customer may hold and have bought (0 = no limit)
+-- ARGV[6 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
+--          older epoch acknowledged)
 -- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
 --   ownership is behind the hot store, which must not happen; nothing is changed)
-local meta, buckets, outbox = KEYS[1], KEYS[2], KEYS[3]
+local meta, buckets, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local n, epoch, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local current = redis.call('HGET', meta, 'epoch')
 if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
-redis.call('DEL', buckets, outbox)
+redis.call('DEL', buckets, outbox, customers)
 for i = 0, n - 1 do
   local base = 4 + i * 4
   redis.call('HSET', buckets, i .. ':a', ARGV[base], i .. ':r', ARGV[base + 1], i .. ':s', ARGV[base + 2],
@@ -26,4 +29,15 @@ end
 redis.call('DEL', meta)
 local rate = ARGV[4 + 4 * n]
 redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk', rate)
+local limit = tonumber(ARGV[5 + 4 * n])
+if limit > 0 then redis.call('HSET', meta, 'lim', limit) end
+-- In slices, so a SKU with many customers does not need one huge HSET.
+local first, last = 6 + 4 * n, #ARGV
+while first <= last do
+  local upto = math.min(last, first + 199)
+  local slice = {}
+  for i = first, upto do slice[#slice + 1] = ARGV[i] end
+  redis.call('HSET', customers, unpack(slice))
+  first = upto + 1
+end
 return {'LOADED'}

@@ -9,9 +9,10 @@
 --          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
 --          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
 --          request that held an OPENING record has given up on it (cleared by the next transition),
---          x how many times the hold was extended
+--          x how many times the hold was extended, cu the customer the order is for ('' none)
 -- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
---   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms)
+--   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms),
+--            9 customer ('' none)
 --            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets> <extensions>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
@@ -40,16 +41,16 @@
 --            DONE (it holds at least that long already: a retry) <hold ends> <extensions> <lines with buckets> |
 --            USED (no extension left) <hold ends> <extensions> <lines with buckets> |
 --            EXPIRED | CANCELLED | CONFIRMED | BUSY (still opening) | NONE
---   GET      -> FOUND st fp ln c e t lb x | NONE
+--   GET      -> FOUND st fp ln c e t lb x cu | NONE
 --   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
 --            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
 --   RESTORE  3 state, 4 fingerprint, 5 lines, 6 lines with buckets, 7 created, 8 hold ends, 9 trace,
 --            10 lifetime (s), 12 'force' to overwrite even a current record (one left half-way),
---            13 extensions, 11 '1' to overwrite: writes the database's copy of a record the hot
+--            13 extensions, 14 customer, 11 '1' to overwrite: writes the database's copy of a record the hot
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x', 'cu')
 local st = o[1]
 
 -- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
@@ -65,7 +66,7 @@ end
 
 if op == 'GET' then
   if not st then return {'NONE'} end
-  return {'FOUND', st, o[2], o[3], o[4], o[5], o[6] or '', o[8] or '', o[10] or '0'}
+  return {'FOUND', st, o[2], o[3], o[4], o[5], o[6] or '', o[8] or '', o[10] or '0', o[11] or ''}
 end
 
 if op == 'RESTORE' then
@@ -84,7 +85,7 @@ if op == 'RESTORE' then
     if lines > 0 and current then return {'PRESENT'} end
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
-    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0')
+    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0', 'cu', ARGV[14] or '')
   redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
   return {'OK'}
@@ -109,7 +110,7 @@ end
 if op == 'OPEN' then
   if not st then
     redis.call('HSET', key, 'st', 'OPENING', 'fp', ARGV[3], 'ln', ARGV[4], 'c', now, 'e', ARGV[5],
-      't', ARGV[6], 'u', now)
+      't', ARGV[6], 'u', now, 'cu', ARGV[9] or '')
     redis.call('EXPIRE', key, tonumber(ARGV[7]))
     return {'NEW'}
   end

@@ -12,8 +12,9 @@
 --              whatever of its outbox entries is left is deleted, and its counters restored.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
--- KEYS[3]  sg:{sku}:o:<order>  line record "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>"
--- KEYS[4]  sg:{sku}:x  outbox stream
+-- KEYS[3]  sg:{sku}:o:<order>  line record
+--          "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>|<customer>"
+-- KEYS[4]  sg:{sku}:x  outbox stream      KEYS[5]  sg:{sku}:c  customer hash (units held or sold)
 -- ARGV[1]  order id   ARGV[2]  CANCEL | EXPIRE | UNRESERVE   ARGV[3]  now (epoch ms)
 -- ARGV[4]  trace id ('' if none)   ARGV[5]  actor   ARGV[6]  line record lifetime (seconds)
 -- ARGV[7]  a fresh event id       ARGV[8]  the epoch the caller may change the SKU at
@@ -22,7 +23,7 @@
 --   journaled sum after} | {'UNRESERVED'} |
 --   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state, entries} | {'JOURNALED'} | {'NOT_LOADED'} |
 --   {'STALE', epoch loaded} | {'FOREIGN', state, bucket, qty, epoch} (a record of another epoch)
-local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, buckets, line, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local keep, id = tonumber(ARGV[6]), ARGV[7]
 
@@ -37,9 +38,16 @@ if not record then
   end
   return {'NONE'}
 end
-local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+local state, b, q, at, pending, customer = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?([^|]*)|?(.*)$')
 if at ~= epoch then return {'FOREIGN', state, tonumber(b), tonumber(q), tonumber(at) or 0} end
 q = tonumber(q)
+customer = customer or ''
+-- The units go back to the customer with the stock: a cancelled or expired order frees its share
+-- of a per-customer limit.
+local function unhold()
+  if customer == '' then return end
+  if redis.call('HINCRBY', customers, customer, -q) <= 0 then redis.call('HDEL', customers, customer) end
+end
 if state ~= 'RESERVED' and state ~= 'CONFIRMED' then return {'ALREADY', state, pending} end
 if how == 'EXPIRE' and state ~= 'RESERVED' then return {'ALREADY', state, ''} end
 
@@ -56,7 +64,8 @@ if how == 'UNRESERVE' or how == 'DISCARD' then
   redis.call('HINCRBY', buckets, b .. ':j', q)
   if state == 'RESERVED' then redis.call('HINCRBY', buckets, b .. ':r', -q)
   else redis.call('HINCRBY', buckets, b .. ':s', -q) end
-  redis.call('SET', line, 'UNRESERVED|' .. b .. '|' .. q .. '|' .. epoch .. '|', 'EX', keep)
+  unhold()
+  redis.call('SET', line, 'UNRESERVED|' .. b .. '|' .. q .. '|' .. epoch .. '||' .. customer, 'EX', keep)
   return {'UNRESERVED'}
 end
 
@@ -74,5 +83,7 @@ local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op'
   'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
 local final = 'CANCELLED'
 if how == 'EXPIRE' then final = 'EXPIRED' end
-redis.call('SET', line, final .. '|' .. b .. '|' .. q .. '|' .. epoch .. '|' .. entry, 'EX', keep)
+unhold()
+redis.call('SET', line, final .. '|' .. b .. '|' .. q .. '|' .. epoch .. '|' .. entry .. '|' .. customer,
+  'EX', keep)
 return {'OK', entry, id, tonumber(b), q, seq, q, dr, ds, tonumber(epoch), after, journaled}

@@ -3,21 +3,25 @@
 -- changed bucket's journal sum and sequence, and append every change to the SKU's outbox.
 --
 -- All keys of a SKU share the hash tag {<sku>}, so this script touches one slot.
--- KEYS[1]  sg:{sku}:m          meta hash: n (bucket count), epoch, mode, and while THROTTLED the
+-- KEYS[1]  sg:{sku}:m          meta hash: n (bucket count), epoch, mode, lim (units one customer may
+--                              hold and have bought, absent: no limit), and while THROTTLED the
 --                              token bucket: rate (per second), tk tokens, ts last refill (ms)
 -- KEYS[2]  sg:{sku}:b          bucket hash: <i>:a available, <i>:r reserved, <i>:s sold,
 --                              <i>:j journaled sum of available deltas, <i>:q sequence
--- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>|<epoch>|<entries>", the
---          entries being the outbox entry ids of its last change (for a retry to journal them if the
---          attempt that made them died first)
+-- KEYS[3]  sg:{sku}:o:<order>  the line's record: "<state>|<bucket>|<qty>|<epoch>|<entries>|<customer>",
+--          the entries being the outbox entry ids of its last change (for a retry to journal them if
+--          the attempt that made them died first)
 -- KEYS[4]  sg:{sku}:x          outbox stream: changes not yet applied to the database
+-- KEYS[5]  sg:{sku}:c          customer hash: <customer> -> units of the SKU held or sold to them
+--                              (every named customer's, so a limit set later counts right at once)
 -- ARGV[1]  order id            ARGV[2]  quantity (units)     ARGV[3]  home bucket
 -- ARGV[4]  1 = reserve and confirm in one step, 0 = hold
 -- ARGV[5]  now (epoch milliseconds)       ARGV[6]  hold ends (epoch milliseconds, 0 with commit)
 -- ARGV[7]  order fingerprint   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
 -- ARGV[10] line record lifetime (seconds)  ARGV[11] outbox length above which it refuses
 -- ARGV[12] the epoch the caller may sell at (its view of who owns the SKU)
--- ARGV[13..] fresh event ids, at least 2 * n (one per change the script may make)
+-- ARGV[13] the customer the order is for ('' none)
+-- ARGV[14..] fresh event ids, at least 2 * n (one per change the script may make)
 -- Returns {'OK', home, epoch, events...} where each event is 10 values: stream entry id, event
 --   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
 --   and journaled sum after the change (the database checks R - J against its D - A); or
@@ -25,14 +29,14 @@
 --   {'EXPIRED'} | {'NOT_LOADED'} | {'STALE', epoch loaded} (not the caller's epoch: it must not sell
 --   here) | {'FOREIGN', state, bucket, qty, epoch} (the line's record was written under another
 --   epoch: only the database can say what became of it) | {'BACKLOG', length} |
---   {'THROTTLED', retry after (milliseconds)}
-local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+--   {'THROTTLED', retry after (milliseconds)} | {'LIMIT', limit, units the customer holds}
+local meta, buckets, line, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
 local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
-local outboxMax, expected, nextId = tonumber(ARGV[11]), ARGV[12], 13
+local outboxMax, expected, customer, nextId = tonumber(ARGV[11]), ARGV[12], ARGV[13], 14
 
-local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode')
+local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode', 'lim')
 if not m[1] then return {'NOT_LOADED'} end
 local n, epoch, mode = tonumber(m[1]), m[2], m[3]
 if epoch ~= expected then return {'STALE', tonumber(epoch)} end
@@ -40,7 +44,7 @@ local sku = string.match(meta, '^sg:{(.*)}:m$')
 
 local existing = redis.call('GET', line)
 if existing then
-  local state, bucket, q, at, pending = string.match(existing, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?(.*)$')
+  local state, bucket, q, at, pending = string.match(existing, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?([^|]*)|?(.*)$')
   if at ~= epoch then return {'FOREIGN', state, tonumber(bucket), tonumber(q), tonumber(at) or 0} end
   if state == 'RESERVED' or state == 'CONFIRMED' then return {'ALREADY', tonumber(bucket), state, pending} end
   if state == 'CANCELLED' then return {'CANCELLED'} end
@@ -56,6 +60,14 @@ for i = 0, n - 1 do
   total = total + available[i]
 end
 if total < qty then return {'SHORT', total} end
+
+-- Checked with the stock, in the same script: two orders of one customer cannot both pass.
+local held = 0
+if customer ~= '' then
+  held = tonumber(redis.call('HGET', customers, customer) or '0')
+  local limit = tonumber(m[4] or '0')
+  if limit > 0 and held + qty > limit then return {'LIMIT', limit, held} end
+end
 
 if mode == 'THROTTLED' then
   -- One token bucket per SKU in the hot store, so the rate holds for all instances together.
@@ -91,6 +103,7 @@ local function emit(b, op, q, da, dr, ds, request)
     'o', isOrder and order or '', 'rq', request or '', 'q', q, 'da', da, 'dr', dr, 'ds', ds,
     'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor, 'at', now,
     'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0',
+    'cu', op == 'RESERVE' and customer or '',
     'ha', after, 'hj', journaled)
   if isOrder then own[#own + 1] = entry end
   for _, v in ipairs({entry, id, b, op, da, dr, ds, seq, after, journaled}) do result[#result + 1] = v end
@@ -123,6 +136,7 @@ if commit then
   emit(home, 'CONFIRM', qty, 0, -qty, qty, nil)
   state = 'CONFIRMED'
 end
-redis.call('SET', line, state .. '|' .. home .. '|' .. qty .. '|' .. epoch .. '|' .. table.concat(own, ','),
-  'EX', keep)
+if customer ~= '' then redis.call('HSET', customers, customer, held + qty) end
+redis.call('SET', line, state .. '|' .. home .. '|' .. qty .. '|' .. epoch .. '|' .. table.concat(own, ',')
+  .. '|' .. customer, 'EX', keep)
 return result

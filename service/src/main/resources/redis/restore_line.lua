@@ -6,7 +6,7 @@
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:o:<order>  the line's record
 -- ARGV[1]  the epoch the caller knows owns the SKU
--- ARGV[2]  the record to write ("<state>|<bucket>|<qty>|<epoch>|"), or '' to remove the record
+-- ARGV[2]  the record to write ("<state>|<bucket>|<qty>|<epoch>||<customer>"), or '' to remove the record
 -- ARGV[3]  the record's lifetime (seconds)
 -- Returns {'OK'} | {'CURRENT'} (a record of this epoch is there: left as it is) | {'STALE', epoch}
 local meta, line = KEYS[1], KEYS[2]

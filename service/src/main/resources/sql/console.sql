@@ -20,7 +20,8 @@ LIMIT ?;
 SELECT COUNT(*) FROM sku;
 
 -- name: reservation
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions,
+       customer_id
 FROM reservation
 WHERE order_id = ?;
 

@@ -3,12 +3,12 @@
 -- name: append
 INSERT INTO stock_event (event_id, sku_id, bucket, op, order_id, request_id, qty,
                          delta_available, delta_reserved, delta_sold, trace_id, actor, occurred_at,
-                         epoch, bucket_seq, fingerprint, expires_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+                         epoch, bucket_seq, fingerprint, expires_at, customer_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: forOrder
 SELECT event_id, sku_id, bucket, op, order_id, request_id, qty, delta_available, delta_reserved,
-       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at
+       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at, customer_id
 FROM stock_event
 WHERE order_id = ?
 ORDER BY id
@@ -16,7 +16,7 @@ LIMIT ?;
 
 -- name: tail
 SELECT event_id, sku_id, bucket, op, order_id, request_id, qty, delta_available, delta_reserved,
-       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at
+       delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, fingerprint, expires_at, customer_id
 FROM stock_event
 WHERE sku_id = ?
 ORDER BY id DESC

@@ -43,18 +43,30 @@ UPDATE stock_bucket SET mode = ? WHERE sku_id = ?;
 SELECT bucket_count FROM sku WHERE sku_id = ?;
 
 -- name: sku
-SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at
+SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at,
+       limit_per_customer, low_stock_threshold
 FROM sku
 WHERE sku_id = ?;
 
 -- name: lockSku
-SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at
+SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at,
+       limit_per_customer, low_stock_threshold
 FROM sku
 WHERE sku_id = ?
 FOR UPDATE;
 
 -- name: setSafetyStock
 UPDATE sku SET safety_stock = ?, updated_at = ? WHERE sku_id = ?;
+
+-- name: setLimitPerCustomer
+UPDATE sku SET limit_per_customer = ?, updated_at = ? WHERE sku_id = ?;
+
+-- name: setLowStockThreshold
+UPDATE sku SET low_stock_threshold = ?, updated_at = ? WHERE sku_id = ?;
+
+-- Read in the reservation's transaction, so a limit committed before it is the one it keeps.
+-- name: limitPerCustomer
+SELECT COALESCE(limit_per_customer, 0) FROM sku WHERE sku_id = ?;
 
 -- name: touchSku
 UPDATE sku SET updated_at = ? WHERE sku_id = ?;
@@ -64,12 +76,14 @@ UPDATE sku SET mode = ?, throttle_rate = ?, mode_reason = ?, mode_changed_by = ?
 WHERE sku_id = ?;
 
 -- name: reservation
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions,
+       customer_id
 FROM reservation
 WHERE order_id = ?;
 
 -- name: lockReservation
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions,
+       customer_id
 FROM reservation
 WHERE order_id = ?
 FOR UPDATE;
@@ -132,8 +146,9 @@ FOR UPDATE;
 -- A plain insert: a concurrent insert of the same order fails the batch, whose requests are then
 -- served one by one (and replay).
 -- name: insertNewReservation
-INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id,
+                         customer_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- Statements of the journal applier: events from the hot store applied to the database.
 
@@ -152,7 +167,8 @@ WHERE sku_id IN (:skuIds) AND epoch IS NOT NULL AND bucket_seq IN (:sequences);
 -- Reservation rows of a batch, locked in order id order before any bucket is locked: the same
 -- order every transaction takes them in.
 -- name: lockReservations
-SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions
+SELECT order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id, extensions,
+       customer_id
 FROM reservation
 WHERE order_id IN (:orderIds)
 ORDER BY order_id
@@ -164,7 +180,7 @@ SELECT order_id, sku_id, qty, bucket FROM reservation_line WHERE order_id IN (:o
 -- name: pendingOfOrders
 SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved, delta_sold, trace_id,
        actor, occurred_at, epoch, bucket_seq, request_id, fingerprint, expires_at, hot_available, hot_journaled,
-       waiting_for
+       waiting_for, customer_id
 FROM pending_event
 WHERE order_id IN (:orderIds) AND waiting_for = 'ORDER'
 ORDER BY occurred_at;
@@ -173,7 +189,7 @@ ORDER BY occurred_at;
 -- name: pendingOfSkus
 SELECT event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved, delta_sold, trace_id,
        actor, occurred_at, epoch, bucket_seq, request_id, fingerprint, expires_at, hot_available, hot_journaled,
-       waiting_for
+       waiting_for, customer_id
 FROM pending_event
 WHERE sku_id IN (:skuIds) AND waiting_for = 'BUCKET'
 ORDER BY epoch, bucket_seq;
@@ -181,8 +197,8 @@ ORDER BY epoch, bucket_seq;
 -- name: insertPending
 INSERT INTO pending_event (event_id, order_id, sku_id, bucket, op, qty, delta_available, delta_reserved,
                            delta_sold, trace_id, actor, occurred_at, epoch, bucket_seq, request_id, fingerprint,
-                           expires_at, hot_available, hot_journaled, waiting_for)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+                           expires_at, hot_available, hot_journaled, waiting_for, customer_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: deletePending
 DELETE FROM pending_event WHERE event_id = ?;
@@ -213,7 +229,8 @@ SELECT mode, COUNT(*) AS skus FROM sku WHERE mode <> 'NORMAL' GROUP BY mode;
 
 -- A SKU's buckets with what the hot store needs, in one consistent read.
 -- name: hotSource
-SELECT s.bucket_count, s.mode, s.throttle_rate, b.bucket, b.available, b.reserved, b.sold, b.applied_sum
+SELECT s.bucket_count, s.mode, s.throttle_rate, s.limit_per_customer, b.bucket, b.available, b.reserved, b.sold,
+       b.applied_sum
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id = ?
 ORDER BY b.bucket;
@@ -226,8 +243,12 @@ SELECT order_id, sku_id, op FROM stock_event WHERE order_id IN (:orderIds);
 SELECT sku_id FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?;
 
 -- Holds of a SKU still open: their lines must exist in the hot store for cancel and expiry.
+-- What each named customer holds or bought of a SKU, for the hot store to start from.
+-- name: customerHoldsOfSku
+SELECT customer_id, units FROM customer_hold WHERE sku_id = ? AND units > 0 LIMIT ?
+
 -- name: openLinesOfSku
-SELECT l.order_id, r.state, l.qty, l.bucket
+SELECT l.order_id, r.state, l.qty, l.bucket, r.customer_id
 FROM reservation_line l JOIN reservation r ON r.order_id = l.order_id
 WHERE l.sku_id = ? AND r.state = 'RESERVED'
 LIMIT ?
@@ -306,3 +327,19 @@ ORDER BY s.sku_id;
 -- name: insertNewSku
 INSERT INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
 VALUES (?, ?, ?, 'NORMAL', ?, ?);
+
+-- Per-customer holds (CustomerHolds). The limit check and the count move in one conditional UPDATE
+-- of the (SKU, customer) row, which serialises one customer's orders of a SKU and nobody else's.
+-- Parameters: units, SKU, customer, limit (0: none), units, limit.
+-- name: takeCustomerHold
+UPDATE customer_hold SET units = units + ?
+WHERE sku_id = ? AND customer_id = ? AND (? = 0 OR units + ? <= ?);
+
+-- name: customerHold
+SELECT units FROM customer_hold WHERE sku_id = ? AND customer_id = ?;
+
+-- A release never takes the count below 0: a hold counted before customers were counted (or lost
+-- with a hot store) has nothing to give back. Parameters: delta, delta, SKU, customer.
+-- name: moveCustomerHold
+UPDATE customer_hold SET units = CASE WHEN units + ? > 0 THEN units + ? ELSE 0 END
+WHERE sku_id = ? AND customer_id = ?;

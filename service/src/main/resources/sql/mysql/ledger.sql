@@ -3,8 +3,9 @@
 -- used only on tables without foreign keys, with values validated before they get here.
 
 -- name: insertReservation
-INSERT IGNORE INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT IGNORE INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at,
+                                trace_id, customer_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: insertSku
 INSERT IGNORE INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
@@ -28,3 +29,6 @@ SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? LOCK IN SHARE MOD
 -- After a bulk import: refresh the optimizer's statistics of the tables it grew.
 -- name: analyzeCatalogue
 ANALYZE TABLE sku, stock_bucket;
+
+-- name: insertCustomerHold
+INSERT IGNORE INTO customer_hold (sku_id, customer_id, units) VALUES (?, ?, 0);

@@ -2,8 +2,9 @@
 -- concurrent insert of the same key to finish, so of two racing retries exactly one inserts.
 
 -- name: insertReservation
-INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at, trace_id,
+                         customer_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (order_id) DO NOTHING;
 
 -- name: insertSku
@@ -31,3 +32,7 @@ SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? FOR SHARE;
 -- autovacuum catches up a page of the export (or any join over SKUs) may scan whole tables.
 -- name: analyzeCatalogue
 ANALYZE sku, stock_bucket;
+
+-- name: insertCustomerHold
+INSERT INTO customer_hold (sku_id, customer_id, units) VALUES (?, ?, 0)
+ON CONFLICT (sku_id, customer_id) DO NOTHING;

@@ -1,6 +1,7 @@
 package io.stockguard.journal;
 
 import io.stockguard.platform.TraceId;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -23,6 +24,8 @@ import java.util.Objects;
  *     overtook its predecessors from one made by a hot store that drifted: in a correct system
  *     R - J of the hot store equals D - A of the database whatever is still in flight.
  * @param hotJournaled the hot bucket's journaled sum right after the change; null with hotAvailable
+ * @param customerId for RESERVE: who the order is for, so the database counts it against the
+ *     customer's limit; otherwise null
  */
 public record StockEvent(
         String eventId,
@@ -43,7 +46,17 @@ public record StockEvent(
         String fingerprint,
         Instant expiresAt,
         Long hotAvailable,
-        Long hotJournaled) {
+        Long hotJournaled,
+        CustomerId customerId) {
+
+    /** An event for no named customer. */
+    public StockEvent(String eventId, SkuId skuId, int bucket, StockOp op, OrderId orderId, String requestId, long qty,
+            long deltaAvailable, long deltaReserved, long deltaSold, TraceId traceId, String actor,
+            Instant occurredAt, Long epoch, Long sequence, String fingerprint, Instant expiresAt, Long hotAvailable,
+            Long hotJournaled) {
+        this(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved, deltaSold, traceId,
+                actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable, hotJournaled, null);
+    }
 
     public StockEvent {
         Objects.requireNonNull(eventId, "eventId");
@@ -65,14 +78,21 @@ public record StockEvent(
     public StockEvent stamped(long epoch, long sequence) {
         return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
                 deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable,
-                hotJournaled);
+                hotJournaled, customerId);
     }
 
     /** The same event carrying the terms of the reservation it makes. */
     public StockEvent withTerms(String fingerprint, Instant expiresAt) {
         return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
                 deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable,
-                hotJournaled);
+                hotJournaled, customerId);
+    }
+
+    /** The same event for {@code customer}'s order. */
+    public StockEvent forCustomer(CustomerId customer) {
+        return new StockEvent(eventId, skuId, bucket, op, orderId, requestId, qty, deltaAvailable, deltaReserved,
+                deltaSold, traceId, actor, occurredAt, epoch, sequence, fingerprint, expiresAt, hotAvailable,
+                hotJournaled, customer);
     }
 
     /** The hot store's base R - J right after this change, or null for a change the database made. */

@@ -34,6 +34,10 @@ public enum ProblemCode {
             "The order was cancelled (possibly before its reservation arrived). It is not reserved again."),
     ORDER_EXPIRED(HttpStatus.CONFLICT, "Order expired",
             "The reservation outlived its TTL and its stock was returned. Reserve again under a new order id."),
+    LIMIT_EXCEEDED(HttpStatus.CONFLICT, "Per-customer limit reached",
+            "The SKU sells a limited number of units to one customer, counting what the customer holds "
+                    + "(reserved, not yet paid) and has bought. The body says the limit and what the customer holds; "
+                    + "a cancelled or expired order of the customer frees its units."),
     ORDER_CONFIRMED(HttpStatus.CONFLICT, "Order confirmed",
             "The order is sold: it holds nothing that could expire, so its hold cannot be extended."),
     EXTENSION_LIMIT(HttpStatus.CONFLICT, "Extension limit reached",

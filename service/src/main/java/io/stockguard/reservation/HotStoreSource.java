@@ -17,7 +17,7 @@ import java.util.OptionalInt;
 public interface HotStoreSource {
 
     /** An open hold or sale of a SKU: its line must be in the hot store. */
-    record OpenLine(OrderId orderId, String state, int qty, int bucket) {
+    record OpenLine(OrderId orderId, String state, int qty, int bucket, io.stockguard.stock.CustomerId customerId) {
     }
 
     /** The SKU's bucket count (fixed once the SKU exists), or empty when it does not exist. */
@@ -46,6 +46,9 @@ public interface HotStoreSource {
 
     /** Sets the SKU's safety stock (the probe's low-stock watch); not a stock change. */
     void setSafetyStock(SkuId sku, long safetyStock, Instant now);
+
+    /** Sets the SKU's per-customer limit (0 takes it away) and low-stock threshold; null leaves each. */
+    void setTerms(SkuId sku, Integer limitPerCustomer, Long lowStockThreshold, Instant now);
 
     /** SKU ids after {@code after} (exclusive, "" for the first page), in id order. */
     List<SkuId> page(String after, int limit);

@@ -75,8 +75,12 @@ public interface OwnershipStore {
      *
      * @param epoch the new epoch
      */
+    /**
+     * @param limitPerCustomer units one customer may hold and have bought; 0: no limit
+     * @param customerHolds units of the SKU each named customer holds or bought, by customer id
+     */
     record HotSource(SkuId skuId, int bucketCount, SkuMode mode, int throttleRate, long epoch,
-            List<HotBucketSource> buckets) {
+            List<HotBucketSource> buckets, int limitPerCustomer, java.util.Map<String, Long> customerHolds) {
     }
 
     /** One bucket as the database holds it; the hot store's journaled sum starts at the applied sum. */

@@ -2,6 +2,7 @@ package io.stockguard.reservation;
 
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.ProblemCode;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
@@ -34,6 +35,29 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
 
         public Map<String, Object> properties() {
             return Map.of("skuId", skuId.value(), "requested", requested, "available", available);
+        }
+    }
+
+    /**
+     * The customer would hold more of the SKU than its per-customer limit allows.
+     *
+     * @param held the units of the SKU the customer holds or bought (reserved and confirmed
+     *     orders), before this one
+     */
+    record LimitExceeded(SkuId skuId, CustomerId customerId, long requested, long limit, long held)
+            implements Refusal {
+        public ProblemCode code() {
+            return ProblemCode.LIMIT_EXCEEDED;
+        }
+
+        public String detail() {
+            return "SKU " + skuId + " sells at most " + limit + " per customer; customer " + customerId + " holds "
+                    + held + " and asked for " + requested;
+        }
+
+        public Map<String, Object> properties() {
+            return Map.of("skuId", skuId.value(), "customerId", customerId.value(), "requested", requested,
+                    "limit", limit, "held", held);
         }
     }
 

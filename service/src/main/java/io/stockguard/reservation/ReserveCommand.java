@@ -2,6 +2,7 @@ package io.stockguard.reservation;
 
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLimits;
@@ -22,8 +23,15 @@ import java.util.Set;
  *
  * @param ttl how long an unconfirmed reservation holds its stock; ignored when {@code commit}
  * @param commit reserve and confirm in one step
+ * @param customerId who the order is for, or null: what a SKU's per-customer limit counts by
  */
-public record ReserveCommand(OrderId orderId, List<StockLine> lines, Duration ttl, boolean commit, Caller caller) {
+public record ReserveCommand(OrderId orderId, List<StockLine> lines, Duration ttl, boolean commit, Caller caller,
+        CustomerId customerId) {
+
+    /** An order for no named customer: no per-customer limit applies to it. */
+    public ReserveCommand(OrderId orderId, List<StockLine> lines, Duration ttl, boolean commit, Caller caller) {
+        this(orderId, lines, ttl, commit, caller, null);
+    }
 
     public ReserveCommand {
         Objects.requireNonNull(orderId, "orderId");
@@ -54,15 +62,20 @@ public record ReserveCommand(OrderId orderId, List<StockLine> lines, Duration tt
     }
 
     /**
-     * What makes two reserve requests the same request: the lines (in any order) and the commit
-     * flag. A retry with the same fingerprint gets the original outcome; a different one is an
-     * idempotency conflict. The TTL is not part of it: a retry that asks for another TTL is still
-     * the same order.
+     * What makes two reserve requests the same request: the lines (in any order), the commit
+     * flag and the customer. A retry with the same fingerprint gets the original outcome; a
+     * different one is an idempotency conflict. The TTL is not part of it: a retry that asks for
+     * another TTL is still the same order.
      */
     public String fingerprint() {
         StringBuilder canonical = new StringBuilder(commit ? "commit" : "hold");
         for (StockLine line : linesInLockOrder()) {
             canonical.append('|').append(line.skuId().value()).append('=').append(line.qty());
+        }
+        if (customerId != null) {
+            // Appended only when there is one, so the fingerprints of orders without a customer
+            // (stored before customers existed) stay as they were.
+            canonical.append("|customer=").append(customerId.value());
         }
         return sha256(canonical.toString());
     }

@@ -19,10 +19,22 @@ public sealed interface StockCommand {
      * @param bucketCount null keeps the current count (or the default for a new SKU); a SKU's
      *     count is fixed once created, because an order's home bucket is derived from it
      * @param safetyStock null keeps the current value (0 for a new SKU)
+     * @param limitPerCustomer null keeps the current limit (none for a new SKU); 0 takes it away
+     * @param lowStockThreshold null keeps the current threshold (the safety stock for a new SKU)
      */
-    record Upsert(SkuId skuId, long total, Integer bucketCount, Long safetyStock, Caller caller)
-            implements StockCommand {
+    record Upsert(SkuId skuId, long total, Integer bucketCount, Long safetyStock, Caller caller,
+            Integer limitPerCustomer, Long lowStockThreshold) implements StockCommand {
+
+        /** A change of stock alone: the SKU's terms stay as they are. */
+        public Upsert(SkuId skuId, long total, Integer bucketCount, Long safetyStock, Caller caller) {
+            this(skuId, total, bucketCount, safetyStock, caller, null, null);
+        }
+
         public Upsert {
+            if (limitPerCustomer != null) {
+                SkuTerms.requireLimit(limitPerCustomer);
+            }
+            new SkuTerms(null, lowStockThreshold);
             Objects.requireNonNull(skuId, "skuId");
             Objects.requireNonNull(caller, "caller");
             requireTotal("total", total);

@@ -64,7 +64,7 @@ class CatalogueExportTest {
     private static Reservations reservationsWithRedisTotal(long total) {
         Reservations reservations = mock(Reservations.class);
         when(reservations.stock(HOT)).thenReturn(Optional.of(new SkuStockView(HOT, total, total, 0, 0, SkuMode.NORMAL,
-                null, null, null, 0, 2, List.of())));
+                null, null, null, 0, 2, List.of(), null)));
         return reservations;
     }
 }

@@ -83,6 +83,17 @@ public final class StockGuardClient {
                 object("orderId", orderId, "lines", lines(lines), "ttlSeconds", ttlSeconds));
     }
 
+    /** A reservation of {@code customerId}'s order (a per-customer limit counts it). */
+    public Response reserveFor(String customerId, String orderId, long ttlSeconds, Line... lines) {
+        return send("POST", "/api/v1/reservations", object("orderId", orderId, "lines", lines(lines),
+                "ttlSeconds", ttlSeconds, "customerId", customerId));
+    }
+
+    /** Sets the SKU's per-customer limit (0 takes it away), its total staying {@code total}. */
+    public Response limitPerCustomer(String skuId, long total, long limit) {
+        return send("PUT", "/api/v1/skus/" + skuId, object("total", total, "limitPerCustomer", limit));
+    }
+
     public Response confirm(String orderId) {
         return send("POST", "/api/v1/reservations/" + orderId + "/confirm", null);
     }

@@ -7,6 +7,7 @@ import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
 import io.stockguard.platform.TraceId;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.sql.ResultSet;
@@ -62,6 +63,7 @@ class JdbcJournal implements Journal {
             ps.setString(16, event.fingerprint());
             ps.setObject(17, Timestamps.toDatabase(event.expiresAt(), dialect),
                     dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP);
+            ps.setString(18, CustomerId.valueOf(event.customerId()));
         });
     }
 
@@ -95,7 +97,8 @@ class JdbcJournal implements Journal {
                 traceId == null ? null : new TraceId(traceId), rs.getString("actor"),
                 Timestamps.fromDatabase(rs, "occurred_at", dialect), nullableLong(rs, "epoch"),
                 nullableLong(rs, "bucket_seq"), rs.getString("fingerprint"),
-                Timestamps.fromDatabase(rs, "expires_at", dialect), null, null);
+                Timestamps.fromDatabase(rs, "expires_at", dialect), null, null,
+                CustomerId.ofNullable(rs.getString("customer_id")));
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

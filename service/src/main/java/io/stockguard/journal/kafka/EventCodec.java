@@ -3,6 +3,7 @@ package io.stockguard.journal.kafka;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.platform.TraceId;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ final class EventCodec {
     /** The record as it travels. Instants as epoch milliseconds. */
     record Wire(int v, String id, String sku, int bucket, String op, String order, String request, long qty,
             long da, long dr, long ds, String trace, String actor, long at, Long epoch, Long seq, String fp,
-            Long expires, Long hotAvailable, Long hotJournaled) {
+            Long expires, Long hotAvailable, Long hotJournaled, String cu) {
     }
 
     private static final int VERSION = 1;
@@ -34,7 +35,8 @@ final class EventCodec {
                 e.orderId() == null ? null : e.orderId().value(), e.requestId(), e.qty(), e.deltaAvailable(),
                 e.deltaReserved(), e.deltaSold(), e.traceId() == null ? null : e.traceId().value(), e.actor(),
                 e.occurredAt().toEpochMilli(), e.epoch(), e.sequence(), e.fingerprint(),
-                e.expiresAt() == null ? null : e.expiresAt().toEpochMilli(), e.hotAvailable(), e.hotJournaled());
+                e.expiresAt() == null ? null : e.expiresAt().toEpochMilli(), e.hotAvailable(), e.hotJournaled(),
+                CustomerId.valueOf(e.customerId()));
         return json.writeValueAsBytes(wire);
     }
 
@@ -57,7 +59,7 @@ final class EventCodec {
                     w.order() == null ? null : OrderId.of(w.order()), w.request(), w.qty(), w.da(), w.dr(), w.ds(),
                     w.trace() == null ? null : new TraceId(w.trace()), w.actor(), Instant.ofEpochMilli(w.at()),
                     w.epoch(), w.seq(), w.fp(), w.expires() == null ? null : Instant.ofEpochMilli(w.expires()),
-                    w.hotAvailable(), w.hotJournaled());
+                    w.hotAvailable(), w.hotJournaled(), CustomerId.ofNullable(w.cu()));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("an invalid stock event: " + e.getMessage(), e);
         }

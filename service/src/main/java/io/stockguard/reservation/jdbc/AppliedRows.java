@@ -9,6 +9,7 @@ import io.stockguard.platform.Timestamps;
 import io.stockguard.platform.TraceId;
 import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.sql.ResultSet;
@@ -189,6 +190,28 @@ final class AppliedRows {
         }
     }
 
+    /**
+     * Moves each named customer's count by the reservations, cancels and expiries the plan applied.
+     * Counted by the customer of the order's row, for the reserve and its release alike: a reserve
+     * applied over a tombstone (a row with no customer) is not counted, and then neither is its
+     * release.
+     */
+    void countCustomers(ApplyPlan plan) {
+        Map<CustomerHolds.Key, Long> deltas = new HashMap<>();
+        for (StockEvent event : plan.applied()) {
+            long sign = switch (event.op()) {
+                case RESERVE -> 1;
+                case CANCEL, EXPIRE -> -1;
+                default -> 0;
+            };
+            CustomerId customer = sign == 0 ? null : plan.customerOf(event.orderId());
+            if (customer != null) {
+                deltas.merge(new CustomerHolds.Key(event.skuId(), customer), sign * event.qty(), Long::sum);
+            }
+        }
+        reservations.holds().moveAll(deltas);
+    }
+
     void insertPending(List<ApplyPlan.Wait> waits) {
         int type = dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
         jdbc.batchUpdate(sql.get("insertPending"), waits, Math.max(1, waits.size()), (ps, wait) -> {
@@ -213,6 +236,7 @@ final class AppliedRows {
             ps.setObject(18, e.hotAvailable(), Types.BIGINT);
             ps.setObject(19, e.hotJournaled(), Types.BIGINT);
             ps.setString(20, wait.reason().name());
+            ps.setString(21, CustomerId.valueOf(e.customerId()));
         });
     }
 
@@ -260,7 +284,7 @@ final class AppliedRows {
                 rs.getString("actor"), Timestamps.fromDatabase(rs, "occurred_at", dialect), nullableLong(rs, "epoch"),
                 nullableLong(rs, "bucket_seq"), rs.getString("fingerprint"),
                 Timestamps.fromDatabase(rs, "expires_at", dialect), nullableLong(rs, "hot_available"),
-                nullableLong(rs, "hot_journaled"));
+                nullableLong(rs, "hot_journaled"), CustomerId.ofNullable(rs.getString("customer_id")));
     }
 
     private static Long nullableLong(ResultSet rs, String column) throws SQLException {

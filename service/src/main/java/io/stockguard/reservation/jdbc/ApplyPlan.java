@@ -6,6 +6,7 @@ import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.Ownership;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -242,7 +243,7 @@ final class ApplyPlan {
         newLines.computeIfAbsent(order, k -> new ArrayList<>()).add(line);
         ReservationRows.Header header = new ReservationRows.Header(order, ReservationState.RESERVED,
                 event.fingerprint() == null ? "" : event.fingerprint(), event.occurredAt(), event.expiresAt(),
-                null, null, event.traceId() == null ? null : event.traceId().value());
+                null, null, event.traceId() == null ? null : event.traceId().value(), 0, event.customerId());
         if (existing == null) {
             headers.put(order, header);
             newHeaders.put(order, header);
@@ -360,9 +361,8 @@ final class ApplyPlan {
             return;
         }
         Instant at = event.occurredAt();
-        ReservationRows.Header moved = new ReservationRows.Header(header.orderId(), to, header.fingerprint(),
-                header.createdAt(), header.expiresAt(), to == ReservationState.CONFIRMED ? at : header.confirmedAt(),
-                to == ReservationState.CONFIRMED ? header.closedAt() : at, header.traceId(), header.extensions());
+        ReservationRows.Header moved = header.moved(to, to == ReservationState.CONFIRMED ? at : header.confirmedAt(),
+                to == ReservationState.CONFIRMED ? header.closedAt() : at);
         headers.put(header.orderId(), moved);
         if (newHeaders.containsKey(header.orderId())) {
             newHeaders.put(header.orderId(), moved);
@@ -383,6 +383,12 @@ final class ApplyPlan {
     private void anomaly(EventOutcome.Reason kind, StockEvent event, String detail) {
         anomalies.add(new Anomaly(Instant.now(), kind.name(), event.skuId(), event.bucket(), event.eventId(),
                 event.op() + " " + detail));
+    }
+
+    /** Who the order is for as this plan leaves its row; null for nobody named, or no row. */
+    CustomerId customerOf(OrderId order) {
+        ReservationRows.Header header = headers.get(order);
+        return header == null ? null : header.customerId();
     }
 
     Map<SkuId, BucketSet> sets() {

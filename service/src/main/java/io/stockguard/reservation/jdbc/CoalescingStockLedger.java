@@ -54,7 +54,8 @@ final class CoalescingStockLedger implements StockLedger {
 
     @Override
     public ReservationOutcome reserve(ReserveCommand command) {
-        if (command.lines().size() != 1) {
+        if (command.lines().size() != 1 || command.customerId() != null) {
+            // A customer's order counts against a limit row the batch writer does not lock.
             return single.reserve(command);
         }
         SkuId sku = command.lines().getFirst().skuId();

@@ -32,7 +32,6 @@ final class HoldRecord {
                         context))
                 .toList();
         journal.append(events);
-        return new ReservationRows.Header(locked.orderId(), locked.state(), locked.fingerprint(), locked.createdAt(),
-                ends, locked.confirmedAt(), locked.closedAt(), locked.traceId(), count);
+        return locked.extended(ends, count);
     }
 }

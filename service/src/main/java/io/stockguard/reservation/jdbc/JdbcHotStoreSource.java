@@ -7,6 +7,7 @@ import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -45,7 +46,8 @@ final class JdbcHotStoreSource implements HotStoreSource {
     @Override
     public List<OpenLine> openLines(SkuId sku, int limit) {
         return jdbc.query(sql.get("openLinesOfSku"), (rs, i) -> new OpenLine(OrderId.of(rs.getString("order_id")),
-                rs.getString("state"), rs.getInt("qty"), rs.getInt("bucket")), sku.value(), limit);
+                rs.getString("state"), rs.getInt("qty"), rs.getInt("bucket"),
+                CustomerId.ofNullable(rs.getString("customer_id"))), sku.value(), limit);
     }
 
     @Override
@@ -87,6 +89,11 @@ final class JdbcHotStoreSource implements HotStoreSource {
     @Override
     public void setSafetyStock(SkuId sku, long safetyStock, Instant now) {
         skus.setSafetyStock(sku, safetyStock, now);
+    }
+
+    @Override
+    public void setTerms(SkuId sku, Integer limitPerCustomer, Long lowStockThreshold, Instant now) {
+        skus.setTerms(sku, limitPerCustomer, lowStockThreshold, now);
     }
 
     @Override

@@ -31,6 +31,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 final class JdbcOwnership implements OwnershipStore {
 
+    /**
+     * Customers a SKU may have holding units when the hot store loads it: each is one field of a
+     * Redis hash and one pair of the load script's arguments. A million is far above a flash sale's
+     * buyers of one SKU on one night.
+     */
+    static final int CUSTOMER_HOLDS_MAX = 1_000_000;
+
     private final TransactionTemplate transactions;
     private final JdbcTemplate jdbc;
     private final SqlStatements sql;
@@ -159,8 +166,10 @@ final class JdbcOwnership implements OwnershipStore {
         int[] count = {0};
         SkuMode[] mode = {SkuMode.NORMAL};
         int[] rate = {0};
+        int[] limit = {0};
         jdbc.query(sql.get("hotSource"), rs -> {
             count[0] = rs.getInt("bucket_count");
+            limit[0] = rs.getInt("limit_per_customer");
             mode[0] = SkuMode.valueOf(rs.getString("mode"));
             rate[0] = rs.getInt("throttle_rate");
             buckets.add(new HotBucketSource(rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold"),
@@ -169,7 +178,16 @@ final class JdbcOwnership implements OwnershipStore {
         if (buckets.size() != count[0]) {
             throw new LedgerInvariantViolation("SKU " + sku + " has " + buckets.size() + " of " + count[0] + " buckets");
         }
-        return new HotSource(sku, count[0], mode[0], rate[0], epoch, List.copyOf(buckets));
+        Map<String, Long> holds = new LinkedHashMap<>();
+        jdbc.query(sql.get("customerHoldsOfSku"), rs -> {
+            holds.put(rs.getString("customer_id"), rs.getLong("units"));
+        }, sku.value(), CUSTOMER_HOLDS_MAX + 1);
+        if (holds.size() > CUSTOMER_HOLDS_MAX) {
+            // The hot store could not start from the right counts: the database keeps selling it.
+            throw new LedgerInvariantViolation("SKU " + sku + " has more than " + CUSTOMER_HOLDS_MAX
+                    + " customers holding units; it stays on the database path");
+        }
+        return new HotSource(sku, count[0], mode[0], rate[0], epoch, List.copyOf(buckets), limit[0], holds);
     }
 
     private Optional<Ownership> read(String statement, SkuId sku) {

@@ -17,6 +17,7 @@ import io.stockguard.reservation.SkuStockView;
 import io.stockguard.reservation.StockChangeOutcome;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.reservation.StockLedger;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -103,7 +105,8 @@ final class JdbcStockLedger implements StockLedger {
         ReservationRows.Header header = new ReservationRows.Header(command.orderId(),
                 command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED, command.fingerprint(), now,
                 command.commit() ? null : now.plus(command.ttl()), command.commit() ? now : null, null,
-                command.caller().traceId() == null ? null : command.caller().traceId().value());
+                command.caller().traceId() == null ? null : command.caller().traceId().value(), 0,
+                command.customerId());
         if (!reservations.insertIfAbsent(header)) {
             return replay(command);
         }
@@ -117,8 +120,15 @@ final class JdbcStockLedger implements StockLedger {
                 return new Refusal.UnknownSku(line.skuId());
             }
             int home = command.orderId().homeBucket(bucketCount.getAsInt());
+            if (command.customerId() != null) {
+                Refusal overLimit = countForCustomer(command.customerId(), line);
+                if (overLimit != null) {
+                    return overLimit;
+                }
+            }
             List<StockEvent> lineEvents = new ArrayList<>();
-            lineEvents.add(StockEvents.reserve(command.orderId(), line.skuId(), home, line.qty(), context));
+            lineEvents.add(StockEvents.reserve(command.orderId(), line.skuId(), home, line.qty(), context)
+                    .forCustomer(command.customerId()));
             if (command.commit()) {
                 lineEvents.add(StockEvents.confirm(command.orderId(), line.skuId(), home, line.qty(), context));
             }
@@ -132,6 +142,19 @@ final class JdbcStockLedger implements StockLedger {
         reservations.insertLines(command.orderId(), held);
         journal.append(events);
         return new ReservationOutcome.Reserved(header.view(held), false);
+    }
+
+    /**
+     * Counts the line against its customer's limit of the SKU, read in this transaction; returns
+     * the refusal when it would pass it. Before the stock is touched: a customer at the limit
+     * waits on nobody's bucket, and takes no stock that would have to be given back.
+     */
+    private Refusal countForCustomer(CustomerId customer, StockLine line) {
+        int limit = skus.limitPerCustomer(line.skuId()).orElse(0);
+        OptionalLong refusedAt = reservations.holds().take(line.skuId(), customer, line.qty(), limit);
+        return refusedAt.isPresent()
+                ? new Refusal.LimitExceeded(line.skuId(), customer, line.qty(), limit, refusedAt.getAsLong())
+                : null;
     }
 
     /**
@@ -315,6 +338,10 @@ final class JdbcStockLedger implements StockLedger {
             StockEvent event = eventFor(header, to, line, context);
             buckets.applyOrFail(line.skuId(), line.bucket(), List.of(event));
             events.add(event);
+            if (header.customerId() != null && to != ReservationState.CONFIRMED) {
+                // A sale still counts against the limit; a cancel or an expiry gives the units back.
+                reservations.holds().move(line.skuId(), header.customerId(), -line.qty());
+            }
         }
         Instant confirmedAt = to == ReservationState.CONFIRMED ? now : null;
         Instant closedAt = to == ReservationState.CONFIRMED ? null : now;
@@ -323,9 +350,7 @@ final class JdbcStockLedger implements StockLedger {
                     + " while locked");
         }
         journal.append(events);
-        return new ReservationView(header.orderId(), to, lines, header.createdAt(), header.expiresAt(),
-                confirmedAt == null ? header.confirmedAt() : confirmedAt, closedAt, header.traceId(),
-                header.extensions());
+        return header.moved(to, confirmedAt == null ? header.confirmedAt() : confirmedAt, closedAt).view(lines);
     }
 
     private static StockEvent eventFor(ReservationRows.Header header, ReservationState to, ReservedLine line,

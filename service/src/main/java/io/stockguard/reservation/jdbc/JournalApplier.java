@@ -153,6 +153,7 @@ final class JournalApplier implements EventApplier {
         rows.insertPending(plan.newWaits());
         rows.deletePending(plan.released());
         journal.append(plan.applied());
+        rows.countCustomers(plan);
         rows.insertStockRequests(plan.applied());
         rows.insertAnomalies(plan.anomalies());
     }

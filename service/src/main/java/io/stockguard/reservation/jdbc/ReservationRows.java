@@ -6,6 +6,7 @@ import io.stockguard.platform.Timestamps;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.sql.ResultSet;
@@ -30,19 +31,32 @@ final class ReservationRows {
      * A reservation row without its lines.
      *
      * @param extensions how many times the hold was extended; written only by {@link #extendHold}
+     * @param customerId who the order is for (null: nobody named); fixed when the row is made
      */
     record Header(OrderId orderId, ReservationState state, String fingerprint, Instant createdAt, Instant expiresAt,
-            Instant confirmedAt, Instant closedAt, String traceId, int extensions) {
+            Instant confirmedAt, Instant closedAt, String traceId, int extensions, CustomerId customerId) {
 
-        /** A row as a new reservation (or tombstone) starts it: never extended. */
+        /** A row as a new reservation (or tombstone) for no named customer starts it: never extended. */
         Header(OrderId orderId, ReservationState state, String fingerprint, Instant createdAt, Instant expiresAt,
                 Instant confirmedAt, Instant closedAt, String traceId) {
-            this(orderId, state, fingerprint, createdAt, expiresAt, confirmedAt, closedAt, traceId, 0);
+            this(orderId, state, fingerprint, createdAt, expiresAt, confirmedAt, closedAt, traceId, 0, null);
+        }
+
+        /** The same row in another state, as of {@code at}: everything it was made with stays. */
+        Header moved(ReservationState to, Instant confirmed, Instant closed) {
+            return new Header(orderId, to, fingerprint, createdAt, expiresAt, confirmed, closed, traceId, extensions,
+                    customerId);
+        }
+
+        /** The same row holding until {@code ends}, extended {@code count} times. */
+        Header extended(Instant ends, int count) {
+            return new Header(orderId, state, fingerprint, createdAt, ends, confirmedAt, closedAt, traceId, count,
+                    customerId);
         }
 
         ReservationView view(List<ReservedLine> lines) {
             return new ReservationView(orderId, state, lines, createdAt, expiresAt, confirmedAt, closedAt, traceId,
-                    extensions);
+                    extensions, customerId);
         }
     }
 
@@ -53,19 +67,27 @@ final class ReservationRows {
     private final NamedParameterJdbcTemplate named;
     private final SqlStatements sql;
     private final SqlDialect dialect;
+    private final CustomerHolds holds;
 
     ReservationRows(JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect) {
         this.jdbc = jdbc;
         this.named = new NamedParameterJdbcTemplate(jdbc);
         this.sql = sql;
         this.dialect = dialect;
+        this.holds = new CustomerHolds(jdbc, sql);
+    }
+
+    /** What the reservations of each named customer hold, per SKU. */
+    CustomerHolds holds() {
+        return holds;
     }
 
     /** Inserts the header unless the order exists; waits for a concurrent insert of the same order. */
     boolean insertIfAbsent(Header header) {
         return jdbc.update(sql.get("insertReservation"), header.orderId().value(), header.state().name(),
                 header.fingerprint(), at(header.createdAt()), at(header.expiresAt()), at(header.confirmedAt()),
-                at(header.closedAt()), Timestamps.varchar(header.traceId())) == 1;
+                at(header.closedAt()), Timestamps.varchar(header.traceId()),
+                CustomerId.valueOf(header.customerId())) == 1;
     }
 
     /** Inserts new headers; a header whose order exists fails the whole statement. */
@@ -79,6 +101,7 @@ final class ReservationRows {
             ps.setObject(6, Timestamps.toDatabase(header.confirmedAt(), dialect), timestampType());
             ps.setObject(7, Timestamps.toDatabase(header.closedAt(), dialect), timestampType());
             ps.setString(8, header.traceId());
+            ps.setString(9, CustomerId.valueOf(header.customerId()));
         });
     }
 
@@ -164,6 +187,7 @@ final class ReservationRows {
         return new Header(OrderId.of(rs.getString("order_id")), ReservationState.valueOf(rs.getString("state")),
                 rs.getString("fingerprint"), Timestamps.fromDatabase(rs, "created_at", dialect),
                 Timestamps.fromDatabase(rs, "expires_at", dialect), Timestamps.fromDatabase(rs, "confirmed_at", dialect),
-                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"), rs.getInt("extensions"));
+                Timestamps.fromDatabase(rs, "closed_at", dialect), rs.getString("trace_id"), rs.getInt("extensions"),
+                CustomerId.ofNullable(rs.getString("customer_id")));
     }
 }

@@ -3,6 +3,7 @@ package io.stockguard.reservation.jdbc;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
+import io.stockguard.reservation.SkuTerms;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.sql.ResultSet;
@@ -18,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class SkuRows {
 
     record Sku(SkuId skuId, int bucketCount, long safetyStock, SkuMode mode, int throttleRate, String modeReason,
-            String modeChangedBy, Instant modeChangedAt) {
+            String modeChangedBy, Instant modeChangedAt, SkuTerms terms) {
     }
 
     private final JdbcTemplate jdbc;
@@ -71,6 +72,24 @@ final class SkuRows {
         jdbc.update(sql.get("setSafetyStock"), safetyStock, Timestamps.parameter(now, dialect), skuId.value());
     }
 
+    /** Sets the limit (0 takes it away); null leaves it. The same for the threshold. */
+    void setTerms(SkuId skuId, Integer limitPerCustomer, Long lowStockThreshold, Instant now) {
+        Object at = Timestamps.parameter(now, dialect);
+        if (limitPerCustomer != null) {
+            jdbc.update(sql.get("setLimitPerCustomer"), limitPerCustomer == 0 ? null : limitPerCustomer, at,
+                    skuId.value());
+        }
+        if (lowStockThreshold != null) {
+            jdbc.update(sql.get("setLowStockThreshold"), lowStockThreshold, at, skuId.value());
+        }
+    }
+
+    /** Units one customer may hold and have bought of the SKU (0: no limit); empty for an unknown SKU. */
+    OptionalInt limitPerCustomer(SkuId skuId) {
+        List<Integer> found = jdbc.query(sql.get("limitPerCustomer"), (rs, i) -> rs.getInt(1), skuId.value());
+        return found.isEmpty() ? OptionalInt.empty() : OptionalInt.of(found.getFirst());
+    }
+
     void touch(SkuId skuId, Instant now) {
         jdbc.update(sql.get("touchSku"), Timestamps.parameter(now, dialect), skuId.value());
     }
@@ -85,6 +104,17 @@ final class SkuRows {
         return new Sku(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket_count"), rs.getLong("safety_stock"),
                 SkuMode.valueOf(rs.getString("mode")), rs.getInt("throttle_rate"), rs.getString("mode_reason"),
                 rs.getString("mode_changed_by"),
-                Timestamps.fromDatabase(rs, "mode_changed_at", dialect));
+                Timestamps.fromDatabase(rs, "mode_changed_at", dialect),
+                new SkuTerms(nullableInt(rs, "limit_per_customer"), nullableLong(rs, "low_stock_threshold")));
+    }
+
+    private static Integer nullableInt(ResultSet rs, String column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
     }
 }

@@ -93,6 +93,7 @@ final class StockAdministration implements SkuModeStore {
             int bucketCount = command.bucketCount() == null ? StockLimits.BUCKETS_DEFAULT : command.bucketCount();
             long safetyStock = command.safetyStock() == null ? 0 : command.safetyStock();
             if (skus.insertIfAbsent(command.skuId(), bucketCount, safetyStock, now)) {
+                skus.setTerms(command.skuId(), command.limitPerCustomer(), command.lowStockThreshold(), now);
                 return create(command, bucketCount, now);
             }
             existing = skus.lock(command.skuId());
@@ -112,6 +113,7 @@ final class StockAdministration implements SkuModeStore {
         if (command.safetyStock() != null) {
             skus.setSafetyStock(command.skuId(), command.safetyStock(), now);
         }
+        skus.setTerms(command.skuId(), command.limitPerCustomer(), command.lowStockThreshold(), now);
         return changed("SKU_SET", "set by the catalogue", before, command.caller(), now);
     }
 
@@ -242,7 +244,7 @@ final class StockAdministration implements SkuModeStore {
     private SkuStockView view(SkuRows.Sku sku, List<BucketRows.Row> rows) {
         List<BucketView> views = rows.stream().map(BucketRows.Row::view).toList();
         return SkuStockView.of(sku.skuId(), sku.mode(), sku.modeReason(), sku.modeChangedBy(), sku.modeChangedAt(),
-                sku.safetyStock(), views);
+                sku.safetyStock(), views, sku.terms());
     }
 
     private static String target(SkuId skuId) {

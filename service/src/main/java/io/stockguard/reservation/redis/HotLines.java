@@ -5,6 +5,7 @@ import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.TraceId;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -53,8 +54,8 @@ final class HotLines {
      * A line record as the scripts write it: {@code state|bucket|qty|epoch|entries}; written from the
      * database's copy it has no pending entries (the database has the change).
      */
-    static String record(String state, int bucket, long qty, long epoch) {
-        return state + "|" + bucket + "|" + qty + "|" + epoch + "|";
+    static String record(String state, int bucket, long qty, long epoch, CustomerId customer) {
+        return state + "|" + bucket + "|" + qty + "|" + epoch + "||" + (customer == null ? "" : customer.value());
     }
 
     /**
@@ -92,12 +93,12 @@ final class HotLines {
 
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
     Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
-            Instant now, Instant holdEnds, Caller caller, long epoch) {
+            Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
                 Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax()),
-                Long.toString(epoch)));
+                Long.toString(epoch), customer == null ? "" : customer.value()));
         for (int i = 0; i < 2 * bucketCount + 2; i++) {
             arguments.add(EventIds.next());
         }
@@ -106,7 +107,7 @@ final class HotLines {
 
     /** The change an OK reply of reserve.lua describes. */
     Change reserved(Reply reply, OrderId order, SkuId sku, int qty, String fingerprint, Instant now,
-            Instant holdEnds, Caller caller) {
+            Instant holdEnds, Caller caller, CustomerId customer) {
         int home = (int) reply.number(1);
         long epoch = reply.number(2);
         List<String> entries = new ArrayList<>();
@@ -125,7 +126,8 @@ final class HotLines {
                     orderOp ? null : transfer, orderOp ? qty : Math.abs(da), da, reply.number(i + 5),
                     reply.number(i + 6), caller.traceId(), caller.actor().toString(), now, epoch,
                     reply.number(i + 7), op == StockOp.RESERVE ? fingerprint : null,
-                    op == StockOp.RESERVE ? holdEnds : null, reply.number(i + 8), reply.number(i + 9)));
+                    op == StockOp.RESERVE ? holdEnds : null, reply.number(i + 8), reply.number(i + 9),
+                    op == StockOp.RESERVE ? customer : null));
         }
         return new Change(sku, home, entries, events);
     }

@@ -3,6 +3,7 @@ package io.stockguard.reservation.redis;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
@@ -24,10 +25,10 @@ final class HotOrders {
     }
 
     Reply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
-            String traceId) {
+            String traceId, CustomerId customer) {
         return call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds), nullToEmpty(traceId),
                 Long.toString(properties.lineLifetime().toSeconds()),
-                Long.toString(properties.openingStale().toMillis()));
+                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)));
     }
 
     /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
@@ -102,7 +103,7 @@ final class HotOrders {
                 encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
                 millis(view.expiresAt()), nullToEmpty(view.traceId()),
                 Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "",
-                Integer.toString(view.extensions()));
+                Integer.toString(view.extensions()), nullToEmpty(CustomerId.valueOf(view.customerId())));
     }
 
     /**

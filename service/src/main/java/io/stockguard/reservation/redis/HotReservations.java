@@ -89,7 +89,7 @@ final class HotReservations {
             case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
             case "CONFLICT" -> { return new Refusal.IdempotencyConflict("order " + order); }
             case "BUSY" -> { return new Refusal.Unavailable(true, "another request for this order is in progress"); }
-            case "DONE" -> { return replay(order, opened); }
+            case "DONE" -> { return replay(command, opened); }
             case "NEW", "RESUME" -> { }
             default -> throw opened.unexpected("order.lua OPEN");
         }
@@ -146,13 +146,15 @@ final class HotReservations {
      * as it would from the database ledger, where the second insert waits on the first.
      */
     private Reply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
-        Reply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace);
+        Reply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+                command.customerId());
         long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
         while (opened.is("BUSY") && System.nanoTime() < deadline) {
             LockSupport.parkNanos(backoffNanos);
             backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
-            opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace);
+            opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+                    command.customerId());
         }
         return opened;
     }
@@ -178,11 +180,12 @@ final class HotReservations {
         int home = command.orderId().homeBucket(bucketCount.getAsInt());
         for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
             Reply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home, bucketCount.getAsInt(),
-                    command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch);
+                    command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch,
+                    command.customerId());
             switch (reply.status()) {
                 case "OK" -> {
                     held.add(lines.reserved(reply, command.orderId(), line.skuId(), line.qty(),
-                            command.fingerprint(), now, holdEnds, command.caller()));
+                            command.fingerprint(), now, holdEnds, command.caller(), command.customerId()));
                     return null;
                 }
                 case "ALREADY" -> {
@@ -199,6 +202,10 @@ final class HotReservations {
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
                 case "THROTTLED" -> {
                     return new Refusal.Throttled(line.skuId(), Duration.ofMillis(reply.number(1)));
+                }
+                case "LIMIT" -> {
+                    return new Refusal.LimitExceeded(line.skuId(), command.customerId(), line.qty(), reply.number(1),
+                            reply.number(2));
                 }
                 case "CANCELLED" -> { return new Refusal.OrderCancelled(command.orderId()); }
                 case "EXPIRED" -> { return new Refusal.OrderExpired(command.orderId()); }
@@ -261,7 +268,7 @@ final class HotReservations {
         // replay it is, whether or not that attempt's answer reached the caller.
         boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
-                command.commit() ? now : null, null, trace, 0), replayed);
+                command.commit() ? now : null, null, trace, 0, command.customerId()), replayed);
     }
 
     /**
@@ -423,13 +430,15 @@ final class HotReservations {
         return redis.replicated(properties.waitReplicas(), properties.waitTimeout());
     }
 
-    private ReservationOutcome replay(OrderId order, Reply done) {
+    /** A retry's answer; the customer is the command's, since a retry for another would not be a replay. */
+    private ReservationOutcome replay(ReserveCommand command, Reply done) {
+        OrderId order = command.orderId();
         ReservationState state = HotOrders.state(done.string(1));
         String trace = done.string(4);
         return new ReservationOutcome.Reserved(new ReservationView(order, state,
                 HotOrders.decodeWithBuckets(done.string(5)), HotOrders.instant(done.string(2)),
                 HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace,
-                Integer.parseInt(done.string(6))), true);
+                Integer.parseInt(done.string(6)), command.customerId()), true);
     }
 
     private static int quantity(ReserveCommand command, SkuId sku) {

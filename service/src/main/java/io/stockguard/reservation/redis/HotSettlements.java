@@ -12,6 +12,7 @@ import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
@@ -106,7 +107,7 @@ final class HotSettlements {
                 String trace = caller.traceId() == null ? null : caller.traceId().value();
                 loader.tombstone(order, trace, now);
                 return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
-                        null, null, now, trace, 0), false);
+                        null, null, now, trace, 0, null), false);
             }
             case "DONE" -> {
                 if (decided.string(1).equals("CANCELLED") && decided.string(2).isEmpty()) {
@@ -405,6 +406,7 @@ final class HotSettlements {
         Instant holdEnds = HotOrders.instant(found.string(5));
         return new ReservationView(order, state, reserved, HotOrders.instant(found.string(4)), holdEnds, null,
                 state == ReservationState.RESERVED || state == ReservationState.CONFIRMED ? null : now,
-                trace == null || trace.isEmpty() ? null : trace, Integer.parseInt(found.string(8)));
+                trace == null || trace.isEmpty() ? null : trace, Integer.parseInt(found.string(8)),
+                CustomerId.ofNullable(found.string(9)));
     }
 }

@@ -65,8 +65,14 @@ final class HotStockLoader {
             arguments.add(Long.toString(bucket.appliedSum()));
         }
         arguments.add(Integer.toString(source.throttleRate()));
+        arguments.add(Integer.toString(source.limitPerCustomer()));
+        source.customerHolds().forEach((customer, units) -> {
+            arguments.add(customer);
+            arguments.add(Long.toString(units));
+        });
         SkuId sku = source.skuId();
-        return redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)), arguments)
+        return redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
+                        Keys.customers(sku)), arguments)
                 .thenApply(values -> {
                     Reply reply = new Reply(values);
                     return switch (reply.status()) {
@@ -84,7 +90,7 @@ final class HotStockLoader {
             Map<String, String> records = new LinkedHashMap<>();
             for (HotStoreSource.OpenLine line : open.subList(from, Math.min(open.size(), from + PIPELINE_MAX))) {
                 records.put(Keys.line(sku, line.orderId()), HotLines.record(line.state(), line.bucket(), line.qty(),
-                        epoch));
+                        epoch, line.customerId()));
             }
             redis.setAll(records, properties.lineLifetime());
         }
@@ -117,7 +123,7 @@ final class HotStockLoader {
         orders.restore(view.get(), stamped, clock.instant(), force);
         for (var line : view.get().lines()) {
             restoreLine(line.skuId(), order, stamped.get(line.skuId()), HotLines.record(view.get().state().name(),
-                    line.bucket(), line.qty(), stamped.get(line.skuId())));
+                    line.bucket(), line.qty(), stamped.get(line.skuId()), view.get().customerId()));
         }
         return view;
     }
@@ -137,9 +143,9 @@ final class HotStockLoader {
                 .filter(l -> l.skuId().equals(sku)).findFirst());
         if (line.isPresent()) {
             restoreLine(sku, order, epoch, HotLines.record(view.get().state().name(), line.get().bucket(),
-                    line.get().qty(), epoch));
+                    line.get().qty(), epoch, view.get().customerId()));
         } else if (view.isPresent() && view.get().isTombstone()) {
-            restoreLine(sku, order, epoch, HotLines.record("CANCELLED", -1, 0, epoch));
+            restoreLine(sku, order, epoch, HotLines.record("CANCELLED", -1, 0, epoch, null));
         } else {
             restoreLine(sku, order, epoch, "");
         }

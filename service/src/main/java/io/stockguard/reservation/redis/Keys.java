@@ -30,6 +30,11 @@ final class Keys {
         return "sg:{" + sku.value() + "}:x";
     }
 
+    /** The units each named customer holds or bought of the SKU (what a per-customer limit counts). */
+    static String customers(SkuId sku) {
+        return "sg:{" + sku.value() + "}:c";
+    }
+
     static String order(OrderId order) {
         return "sg:{o:" + order.value() + "}";
     }
@@ -43,6 +48,6 @@ final class Keys {
     }
 
     static List<String> reserveKeys(SkuId sku, OrderId order) {
-        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku));
+        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku), customers(sku));
     }
 }

@@ -154,7 +154,38 @@ final class RedisStockLedger implements StockLedger {
             source.setSafetyStock(sku, upsert.safetyStock(), now());
             storedViews.forget(sku);
         }
+        if (command instanceof StockCommand.Upsert upsert && outcome instanceof StockChangeOutcome.Changed
+                && (upsert.limitPerCustomer() != null || upsert.lowStockThreshold() != null)) {
+            source.setTerms(sku, upsert.limitPerCustomer(), upsert.lowStockThreshold(), now());
+            storedViews.forget(sku);
+            if (upsert.limitPerCustomer() != null) {
+                setHotLimit(sku, upsert.limitPerCustomer());
+            }
+        }
         return outcome;
+    }
+
+    /**
+     * Puts a new per-customer limit in force in the hot store, after the database has it. When the
+     * hot store cannot take it (unreachable, or it is not at the epoch that owns the SKU), the
+     * database takes the SKU over: it sells by the new limit, and a later load starts from it.
+     */
+    private void setHotLimit(SkuId sku, int limit) {
+        if (!(view.reread(sku).orElse(null) instanceof Ownership.Hot hot)) {
+            return;
+        }
+        String failure;
+        try {
+            Reply reply = new Reply(redis.run(Script.SET_LIMIT, List.of(Keys.meta(sku)),
+                    List.of(Integer.toString(limit), Long.toString(hot.epoch()))));
+            failure = reply.is("OK") ? null : reply.status();
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            failure = e.getMessage();
+        }
+        if (failure != null) {
+            handOver.takeOver(sku, hot.epoch(), "its hot store could not take the per-customer limit " + limit
+                    + " (" + failure + ")");
+        }
     }
 
     private void checkBuckets(StockCommand.Upsert upsert) {
@@ -212,7 +243,8 @@ final class RedisStockLedger implements StockLedger {
                     snapshot.number(base + 1), snapshot.number(base + 2)));
         }
         return Optional.of(SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)),
-                stored.modeReason(), stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets));
+                stored.modeReason(), stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets,
+                stored.terms()));
     }
 
     /**

@@ -17,6 +17,7 @@ enum Script {
     SNAPSHOT("snapshot.lua"),
     LOAD("load.lua"),
     SET_MODE("set_mode.lua"),
+    SET_LIMIT("set_limit.lua"),
     RESTORE_LINE("restore_line.lua"),
     LINE("line.lua"),
     ORDER("order.lua");

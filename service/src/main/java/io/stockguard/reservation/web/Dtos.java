@@ -15,13 +15,14 @@ final class Dtos {
     private Dtos() {
     }
 
-    record ReserveRequest(String orderId, List<LineRequest> lines, Long ttlSeconds, Boolean commit) {
+    record ReserveRequest(String orderId, List<LineRequest> lines, Long ttlSeconds, Boolean commit,
+            String customerId) {
     }
 
     record LineRequest(String skuId, Long qty) {
     }
 
-    record SkuRequest(Long total, Long buckets, Long safetyStock) {
+    record SkuRequest(Long total, Long buckets, Long safetyStock, Long limitPerCustomer, Long lowStockThreshold) {
     }
 
     record RestockRequest(Long qty, String requestId) {
@@ -39,13 +40,13 @@ final class Dtos {
 
     record ReservationResponse(String orderId, String state, List<LineResponse> lines, Instant createdAt,
             Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId, int extensions,
-            boolean replayed) {
+            String customerId, boolean replayed) {
 
         static ReservationResponse of(ReservationView view, boolean replayed) {
             return new ReservationResponse(view.orderId().value(), view.state().name(),
                     view.lines().stream().map(l -> new LineResponse(l.skuId().value(), l.qty(), l.bucket())).toList(),
                     view.createdAt(), view.expiresAt(), view.confirmedAt(), view.closedAt(), view.traceId(),
-                    view.extensions(), replayed);
+                    view.extensions(), view.customerId() == null ? null : view.customerId().value(), replayed);
         }
     }
 
@@ -57,12 +58,13 @@ final class Dtos {
 
     record StockResponse(String skuId, long total, long available, long reserved, long sold, String mode,
             String modeReason, String modeChangedBy, Instant modeChangedAt, long safetyStock, int bucketCount,
-            List<BucketResponse> buckets) {
+            List<BucketResponse> buckets, Integer limitPerCustomer, Long lowStockThreshold) {
 
         static StockResponse of(SkuStockView view) {
             return new StockResponse(view.skuId().value(), view.total(), view.available(), view.reserved(),
                     view.sold(), view.mode().name(), view.modeReason(), view.modeChangedBy(), view.modeChangedAt(),
-                    view.safetyStock(), view.bucketCount(), view.buckets().stream().map(BucketResponse::of).toList());
+                    view.safetyStock(), view.bucketCount(), view.buckets().stream().map(BucketResponse::of).toList(),
+                    view.terms().limitPerCustomer(), view.terms().lowStockThreshold());
         }
     }
 

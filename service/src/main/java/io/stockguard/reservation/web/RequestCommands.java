@@ -5,6 +5,7 @@ import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.Violations;
 import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.ReserveCommand;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLimits;
@@ -25,6 +26,8 @@ final class RequestCommands {
         }
         Violations violations = new Violations();
         OrderId orderId = violations.check("orderId", () -> OrderId.of(body.orderId()));
+        CustomerId customerId = body.customerId() == null ? null
+                : violations.check("customerId", () -> CustomerId.of(body.customerId()));
         List<StockLine> lines = lines(body.lines(), violations);
         Duration ttl = defaultTtl;
         if (body.ttlSeconds() != null) {
@@ -40,7 +43,7 @@ final class RequestCommands {
         boolean commit = Boolean.TRUE.equals(body.commit());
         Duration checkedTtl = ttl;
         ReserveCommand command = violations.check("lines",
-                () -> new ReserveCommand(orderId, lines, checkedTtl, commit, caller));
+                () -> new ReserveCommand(orderId, lines, checkedTtl, commit, caller, customerId));
         violations.throwIfAny();
         return command;
     }
@@ -101,6 +104,18 @@ final class RequestCommands {
             throw new InvalidRequestException(field, "is required");
         }
         return value;
+    }
+
+    /** A limit as the request carries it: null keeps the SKU's, 0 takes it away. */
+    static Integer limitPerCustomer(Long limit) {
+        if (limit == null) {
+            return null;
+        }
+        if (limit < 0 || limit > StockLimits.QUANTITY_PER_LINE_MAX) {
+            throw new InvalidRequestException("limitPerCustomer",
+                    "must be between 1 and " + StockLimits.QUANTITY_PER_LINE_MAX + ", or 0 for no limit");
+        }
+        return limit.intValue();
     }
 
     static Integer bucketCount(Long buckets) {

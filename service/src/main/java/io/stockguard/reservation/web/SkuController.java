@@ -35,7 +35,9 @@ class SkuController {
     @Operation(summary = "Create a SKU or set its total",
             description = "201 when created, 200 when the total was set. The bucket count (default 8) is fixed once "
                     + "the SKU exists. Lowering the total below reserved + sold is refused with 409 "
-                    + "INSUFFICIENT_STOCK.")
+                    + "INSUFFICIENT_STOCK. limitPerCustomer (units one customer may hold and have bought; 0 "
+                    + "takes the limit away) and lowStockThreshold (available units below which LOW_STOCK is "
+                    + "reported; the safety stock when never set) are kept when left out.")
     ResponseEntity<Dtos.StockChangeResponse> put(@PathVariable String skuId, @RequestBody Dtos.SkuRequest body,
             HttpServletRequest request) {
         if (body == null) {
@@ -43,7 +45,8 @@ class SkuController {
         }
         SkuId id = SkuId.of(skuId);
         var command = new StockCommand.Upsert(id, RequestCommands.required(body.total(), "total"),
-                RequestCommands.bucketCount(body.buckets()), body.safetyStock(), ReservationController.caller(request));
+                RequestCommands.bucketCount(body.buckets()), body.safetyStock(), ReservationController.caller(request),
+                RequestCommands.limitPerCustomer(body.limitPerCustomer()), body.lowStockThreshold());
         Dtos.StockChangeResponse response = respond(reservations.apply(command));
         return response.before() == null
                 ? ResponseEntity.created(URI.create("/api/v1/skus/" + id)).body(response)

@@ -41,7 +41,7 @@ class ConfirmScriptIT {
                 .containsEntry("ds", "3").containsEntry("ep", "1").containsEntry("sq", "2");
         assertThat(reply.values()).as("OK entry id bucket qty sequence epoch available journaled")
                 .containsExactly("OK", redis.outboxIds(sku).getLast(), reply.string(2), 0L, 3L, 2L, 1L, 7L, -3L);
-        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|0|3|1|" + reply.string(1));
+        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|0|3|1|" + reply.string(1) + "|");
         assertThat(redis.confirm(sku, order).values()).containsExactly("ALREADY", reply.string(1));
         assertThat(redis.field(sku, 0, 's')).isEqualTo(3);
         assertThat(redis.outboxLength(sku)).isEqualTo(2);

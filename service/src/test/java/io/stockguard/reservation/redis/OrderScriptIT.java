@@ -183,12 +183,12 @@ class OrderScriptIT {
         OrderId order = ScriptFixture.order();
         assertThat(restore(order, 1000, "RESERVED", "A|1|2|1", false).status()).isEqualTo("OK");
         assertThat(order(order, "GET", 1000).values())
-                .containsExactly("FOUND", "RESERVED", "restored", "A|1", "1000", "901000", "", "A|1|2|1", "0");
+                .containsExactly("FOUND", "RESERVED", "restored", "A|1", "1000", "901000", "", "A|1|2|1", "0", "");
         assertThat(restore(order, 1001, "CANCELLED", "A|1|2|1", false).status()).isEqualTo("PRESENT");
         assertThat(restore(order, 1002, "CANCELLED", "A|1|2|2", true).status())
                 .as("overwriting a record made under another epoch").isEqualTo("OK");
         assertThat(order(order, "GET", 1003).values())
-                .containsExactly("FOUND", "CANCELLED", "restored", "A|1", "1000", "901000", "", "A|1|2|2", "0");
+                .containsExactly("FOUND", "CANCELLED", "restored", "A|1", "1000", "901000", "", "A|1|2|2", "0", "");
     }
 
     @Test
@@ -206,7 +206,8 @@ class OrderScriptIT {
         assertThat(order(order, "EXTEND", 2002, "12000", "1").values()).as("a second extension")
                 .containsExactly("USED", 10000L, 1L, "A|1|0|3;B|2|0|5");
         assertThat(order(order, "GET", 2003).values())
-                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "10000", "trace", "A|1|0|3;B|2|0|5", "1");
+                .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "10000", "trace", "A|1|0|3;B|2|0|5", "1",
+                        "");
         assertThat(order(order, "EXPIRE", 6000).values()).as("past the first end, not the new one")
                 .containsExactly("SKIP", "RESERVED", "10000", "1", "A|1|0|3;B|2|0|5");
         assertThat(order(order, "CONFIRM", 6000).status()).isEqualTo("GO");
@@ -257,7 +258,7 @@ class OrderScriptIT {
         assertThat(reply.status()).isEqualTo("PRESENT");
         assertThat(order(order, "GET", 2001).values())
                 .containsExactly("FOUND", "RESERVED", "fp", "A|1;B|2", "1000", "901000", "trace", "A|1|2|3;B|2|0|5",
-                        "0");
+                        "0", "");
     }
 
     @Test
@@ -271,7 +272,7 @@ class OrderScriptIT {
         assertThat(reply.status()).isEqualTo("OK");
         assertThat(order(order, "GET", 2001).values())
                 .containsExactly("FOUND", "CANCELLED", "restored", "A|1;B|2", "1000", "0", "", "A|1|2|3;B|2|0|5",
-                        "0");
+                        "0", "");
     }
 
     @Test

@@ -41,7 +41,7 @@ class ReleaseScriptIT {
         assertThat(redis.outbox(sku).getLast()).containsEntry("op", "CANCEL").containsEntry("da", "4")
                 .containsEntry("dr", "-4");
         assertThat(reply.string(1)).as("its entry").isEqualTo(redis.outboxIds(sku).getLast());
-        assertThat(redis.line(sku, order)).isEqualTo("CANCELLED|0|4|1|" + reply.string(1));
+        assertThat(redis.line(sku, order)).isEqualTo("CANCELLED|0|4|1|" + reply.string(1) + "|");
         assertThat(redis.release(sku, order, "CANCEL").values()).as("a second cancel")
                 .containsExactly("ALREADY", "CANCELLED", reply.string(1));
         assertThat(redis.field(sku, 0, 'a')).isEqualTo(10);
@@ -77,7 +77,7 @@ class ReleaseScriptIT {
 
         assertThat(redis.field(sku, 0, 'a')).isEqualTo(7);
         assertThat(redis.field(sku, 0, 's')).isEqualTo(3);
-        assertThat(redis.line(sku, held)).isEqualTo("EXPIRED|0|2|1|" + expired.string(1));
+        assertThat(redis.line(sku, held)).isEqualTo("EXPIRED|0|2|1|" + expired.string(1) + "|");
         assertThat(redis.outbox(sku).getLast()).containsEntry("op", "EXPIRE").containsEntry("o", held.value())
                 .containsEntry("da", "2").containsEntry("dr", "-2");
     }
@@ -96,7 +96,7 @@ class ReleaseScriptIT {
         assertThat(redis.field(sku, 0, 'r')).isZero();
         assertThat(redis.field(sku, 0, 'j')).as("journaled sum restored").isZero();
         assertThat(redis.outboxLength(sku)).as("its entry removed, nothing new journaled").isZero();
-        assertThat(redis.line(sku, order)).isEqualTo("UNRESERVED|0|4|1|");
+        assertThat(redis.line(sku, order)).isEqualTo("UNRESERVED|0|4|1||");
         assertThat(redis.reserve(sku, order, 4, 0, false).status()).as("a retry starts afresh").isEqualTo("OK");
     }
 

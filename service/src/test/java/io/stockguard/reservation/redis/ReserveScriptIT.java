@@ -47,8 +47,8 @@ class ReserveScriptIT {
         assertThat(outbox.getFirst()).containsEntry("op", "RESERVE").containsEntry("o", order.value())
                 .containsEntry("da", "-3").containsEntry("dr", "3").containsEntry("sq", "1").containsEntry("ep", "1")
                 .containsEntry("fp", "fp-" + order).containsEntry("ha", "7").containsEntry("hj", "-3");
-        assertThat(redis.line(sku, order)).as("state|bucket|qty|epoch|entries")
-                .isEqualTo("RESERVED|1|3|1|" + reply.string(3));
+        assertThat(redis.line(sku, order)).as("state|bucket|qty|epoch|entries|customer")
+                .isEqualTo("RESERVED|1|3|1|" + reply.string(3) + "|");
         assertThat(redis.outboxIds(sku)).containsExactly(reply.string(3));
     }
 
@@ -89,6 +89,37 @@ class ReserveScriptIT {
     }
 
     @Test
+    void aCustomerHoldsNoMoreThanTheLimitAcrossOrdersAndAReleaseGivesUnitsBack() {
+        SkuId sku = ScriptFixture.sku();
+        redis.load(sku, 10, 10);
+        assertThat(redis.limit(sku, 3).status()).isEqualTo("OK");
+        OrderId first = ScriptFixture.order();
+        OrderId second = ScriptFixture.order();
+
+        assertThat(redis.reserveFor(sku, first, 2, "alice").status()).isEqualTo("OK");
+        assertThat(redis.line(sku, first)).endsWith("|alice");
+        assertThat(redis.outbox(sku).getLast()).containsEntry("op", "RESERVE").containsEntry("cu", "alice");
+        Reply over = redis.reserveFor(sku, second, 2, "alice");
+        assertThat(over.values()).containsExactly("LIMIT", 3L, 2L);
+        assertThat(redis.total(sku, 'a', 2)).as("nothing taken").isEqualTo(18);
+        assertThat(redis.reserveFor(sku, ScriptFixture.order(), 3, "bob").status()).isEqualTo("OK");
+        assertThat(redis.reserveFor(sku, ScriptFixture.order(), 5, "").status()).as("nobody named: no limit")
+                .isEqualTo("OK");
+        assertThat(redis.reserveFor(sku, first, 2, "alice").status()).as("a retry counts nothing")
+                .isEqualTo("ALREADY");
+        assertThat(redis.held(sku, "alice")).isEqualTo(2);
+
+        assertThat(redis.release(sku, first, "CANCEL").status()).isEqualTo("OK");
+        assertThat(redis.held(sku, "alice")).isZero();
+        assertThat(redis.reserveFor(sku, second, 3, "alice").status()).isEqualTo("OK");
+        assertThat(redis.held(sku, "alice")).isEqualTo(3);
+        assertThat(redis.limit(sku, 0).status()).isEqualTo("OK");
+        assertThat(redis.reserveFor(sku, ScriptFixture.order(), 1, "alice").status()).as("no limit any more")
+                .isEqualTo("OK");
+        assertThat(redis.held(sku, "alice")).as("still counted, for a limit set again").isEqualTo(4);
+    }
+
+    @Test
     void refusesWhatTheSkuDoesNotHaveAndChangesNothing() {
         SkuId sku = ScriptFixture.sku();
         redis.load(sku, 2, 1);
@@ -125,7 +156,7 @@ class ReserveScriptIT {
         assertThat(redis.field(sku, 0, 's')).isEqualTo(2);
         assertThat(redis.field(sku, 0, 'r')).isZero();
         assertThat(redis.outbox(sku).stream().map(e -> e.get("op")).toList()).containsExactly("RESERVE", "CONFIRM");
-        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|0|2|1|" + String.join(",", redis.outboxIds(sku)));
+        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|0|2|1|" + String.join(",", redis.outboxIds(sku)) + "|");
         assertThat(reply.size()).isEqualTo(23);
         assertThat(List.of(reply.string(3), reply.string(13))).isEqualTo(redis.outboxIds(sku));
     }

@@ -124,6 +124,6 @@ class RestoreLineScriptIT {
         assertThat(confirmed.status()).isEqualTo("OK");
         assertThat(redis.field(sku, 1, 'r')).isZero();
         assertThat(redis.field(sku, 1, 's')).isEqualTo(3);
-        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|1|3|2|" + confirmed.string(1));
+        assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|1|3|2|" + confirmed.string(1) + "|");
     }
 }

@@ -75,7 +75,9 @@ final class ScriptFixture implements AutoCloseable {
             Arrays.stream(bucket).forEach(value -> arguments.add(Long.toString(value)));
         }
         arguments.add(Long.toString(rate));
-        return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku)), arguments);
+        arguments.add("0");
+        return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), Keys.customers(sku)),
+                arguments);
     }
 
     Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit) {
@@ -99,10 +101,20 @@ final class ScriptFixture implements AutoCloseable {
     /** reserve.lua with the time, the caller's epoch and the outbox length above which it refuses. */
     Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit, long nowMillis, long epoch,
             long outboxMax) {
+        return reserve(sku, order, qty, home, commit, nowMillis, epoch, outboxMax, "");
+    }
+
+    /** A hold of {@code customer}'s order (a per-customer limit counts it). */
+    Reply reserveFor(SkuId sku, OrderId order, int qty, String customer) {
+        return reserve(sku, order, qty, 0, false, 1000, EPOCH, 100_000, customer);
+    }
+
+    private Reply reserve(SkuId sku, OrderId order, int qty, int home, boolean commit, long nowMillis, long epoch,
+            long outboxMax, String customer) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", Long.toString(nowMillis),
                 commit ? "0" : Long.toString(nowMillis + 900_000), "fp-" + order, "", "test", "3600",
-                Long.toString(outboxMax), Long.toString(epoch)));
+                Long.toString(outboxMax), Long.toString(epoch), customer));
         for (int i = 0; i < 40; i++) {
             arguments.add(EventIds.next());
         }
@@ -224,6 +236,17 @@ final class ScriptFixture implements AutoCloseable {
         return redis.outbox(Keys.outbox(sku), 1_000).stream()
                 .filter(message -> value.equals(message.getBody().get(field))).map(message -> message.getId())
                 .toList();
+    }
+
+    /** set_limit.lua at the fixture's epoch: units one customer may hold of the SKU (0: none). */
+    Reply limit(SkuId sku, int units) {
+        return run(Script.SET_LIMIT, List.of(Keys.meta(sku)), List.of(Integer.toString(units), Long.toString(EPOCH)));
+    }
+
+    /** What the hot store counts for the customer (0 when it has no field). */
+    long held(SkuId sku, String customer) {
+        String value = server.command("HGET", Keys.customers(sku), customer);
+        return value.equals("$-1") ? 0 : Long.parseLong(value);
     }
 
     String line(SkuId sku, OrderId order) {

@@ -23,7 +23,7 @@ class StoredViewsTest {
             reads.add(sku);
             return sku.value().startsWith("missing") ? Optional.empty()
                     : Optional.of(SkuStockView.of(sku, SkuMode.NORMAL, null, null, null, 0,
-                            List.of(new BucketView(0, 5, 0, 0))));
+                            List.of(new BucketView(0, 5, 0, 0)), null));
         }, now::get);
     }
 
