@@ -307,26 +307,30 @@ LIMIT ?;
 -- What SKUs are, as an import line states them; the total is the sum of the buckets' counters, and
 -- owner says whether the hot store sells the SKU (its counters there may be ahead of these).
 -- name: catalogueOfSkus
-SELECT s.sku_id, s.bucket_count, s.safety_stock, s.owner, SUM(b.available + b.reserved + b.sold) AS total
+SELECT s.sku_id, s.bucket_count, s.safety_stock, s.limit_per_customer, s.low_stock_threshold, s.owner,
+       SUM(b.available + b.reserved + b.sold) AS total
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id IN (:skuIds)
-GROUP BY s.sku_id, s.bucket_count, s.safety_stock, s.owner;
+GROUP BY s.sku_id, s.bucket_count, s.safety_stock, s.limit_per_customer, s.low_stock_threshold, s.owner;
 
 -- A page of the catalogue in id order, for an export: keyset paging, the page's SKUs picked first
 -- (an index range) and only their buckets summed. Summing first and limiting after would group the
 -- whole rest of the catalogue for every page.
 -- name: cataloguePage
-SELECT s.sku_id, s.bucket_count, s.safety_stock, s.owner, SUM(b.available + b.reserved + b.sold) AS total
-FROM (SELECT sku_id, bucket_count, safety_stock, owner FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?) s
+SELECT s.sku_id, s.bucket_count, s.safety_stock, s.limit_per_customer, s.low_stock_threshold, s.owner,
+       SUM(b.available + b.reserved + b.sold) AS total
+FROM (SELECT sku_id, bucket_count, safety_stock, limit_per_customer, low_stock_threshold, owner
+      FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?) s
 JOIN stock_bucket b ON b.sku_id = s.sku_id
-GROUP BY s.sku_id, s.bucket_count, s.safety_stock, s.owner
+GROUP BY s.sku_id, s.bucket_count, s.safety_stock, s.limit_per_customer, s.low_stock_threshold, s.owner
 ORDER BY s.sku_id;
 
 -- A plain insert: a SKU created meanwhile by someone else fails the whole batch, which the import
 -- then makes line by line.
 -- name: insertNewSku
-INSERT INTO sku (sku_id, bucket_count, safety_stock, mode, created_at, updated_at)
-VALUES (?, ?, ?, 'NORMAL', ?, ?);
+INSERT INTO sku (sku_id, bucket_count, safety_stock, limit_per_customer, low_stock_threshold, mode, created_at,
+                 updated_at)
+VALUES (?, ?, ?, ?, ?, 'NORMAL', ?, ?);
 
 -- Per-customer holds (CustomerHolds). The limit check and the count move in one conditional UPDATE
 -- of the (SKU, customer) row, which serialises one customer's orders of a SKU and nobody else's.

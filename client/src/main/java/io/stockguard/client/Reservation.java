@@ -16,12 +16,13 @@ import java.util.List;
  * @param traceId the trace id of the request that made it
  * @param extensions how many times the hold was extended (at most once); 0 from a service that
  *     does not extend holds
+ * @param customerId who the order is for, when the reservation named one
  * @param replayed true when this call repeated one the service had already applied (a retry), so
  *     it changed nothing and answered the original outcome
  */
 public record Reservation(String orderId, ReservationState state, List<ReservedLine> lines, Instant createdAt,
         Instant expiresAt, Instant confirmedAt, Instant closedAt, String traceId,
-        @JsonSetter(nulls = Nulls.AS_EMPTY) int extensions, boolean replayed)
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int extensions, String customerId, boolean replayed)
         implements OrderOutcome {
 
     public Reservation {

@@ -116,12 +116,29 @@ public final class StockGuardClient implements AutoCloseable {
      *     null for the service's default
      */
     public ReserveOutcome reserve(String orderId, List<Line> lines, Duration ttl) {
+        return reserveFor(null, orderId, lines, ttl);
+    }
+
+    /**
+     * Reserves every line of {@code customerId}'s order, or none: each SKU's per-customer limit
+     * counts it, and a line that would take the customer past it is refused with
+     * {@code LIMIT_EXCEEDED} (the {@link Refused} problem says the limit and what they hold).
+     *
+     * @param customerId who the order is for (the same rules as an order id), or null for nobody named
+     */
+    public ReserveOutcome reserveFor(String customerId, String orderId, List<Line> lines, Duration ttl) {
         Ids.require("orderId", orderId);
+        if (customerId != null) {
+            Ids.require("customerId", customerId);
+        }
         Objects.requireNonNull(lines, "lines");
         if (lines.isEmpty() || lines.size() > LINES_MAX) {
             throw new IllegalArgumentException("an order has 1 to " + LINES_MAX + " lines, not " + lines.size());
         }
         ObjectNode body = json.createObjectNode().put("orderId", orderId);
+        if (customerId != null) {
+            body.put("customerId", customerId);
+        }
         ArrayNode array = body.putArray("lines");
         for (Line line : lines) {
             Objects.requireNonNull(line, "a line is null");

@@ -1,6 +1,7 @@
 package io.stockguard.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.stockguard.client.FaultyGateway.Fault;
 import io.stockguard.client.FaultyGateway.Passed;
@@ -88,6 +89,25 @@ class StockGuardClientIT {
         assertThat(client.reserve("client-it-order-1", List.of(Line.of(sku, 3)), Duration.ofMinutes(10)))
                 .as("a cancelled order is not reserved again").isInstanceOfSatisfying(Refused.class,
                         refused -> assertThat(refused.code()).isEqualTo("ORDER_CANCELLED"));
+    }
+
+    @Test
+    void aCustomersOrdersStopAtTheSkusLimitWithTheNumbersInTheRefusal() {
+        String sku = "CLIENT-IT-LIMIT-1";
+        createSku(sku, 10);
+        assertThat(service.send("PUT", "/api/v1/skus/" + sku, "{\"total\": 10, \"limitPerCustomer\": 2}")
+                .statusCode()).isEqualTo(200);
+        assertThat(client.reserveFor("client-it-customer", "client-it-limit-1", List.of(Line.of(sku, 2)), null))
+                .isInstanceOfSatisfying(Reserved.class,
+                        reserved -> assertThat(reserved.reservation().customerId()).isEqualTo("client-it-customer"));
+        assertThat(client.reserveFor("client-it-customer", "client-it-limit-2", List.of(Line.of(sku, 1)), null))
+                .isInstanceOfSatisfying(Refused.class, refused -> {
+                    assertThat(refused.code()).isEqualTo("LIMIT_EXCEEDED");
+                    assertThat(((Number) refused.problem().fields().get("limit")).longValue()).isEqualTo(2);
+                    assertThat(((Number) refused.problem().fields().get("held")).longValue()).isEqualTo(2);
+                });
+        assertThatThrownBy(() -> client.reserveFor("no spaces", "client-it-limit-3", List.of(Line.of(sku, 1)), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customerId");
     }
 
     @Test

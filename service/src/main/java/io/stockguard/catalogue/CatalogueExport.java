@@ -65,6 +65,7 @@ public class CatalogueExport {
 
     /** A SKU's stock as a catalogue line states it. */
     static SkuCatalogue.Entry entry(SkuStockView view) {
-        return new SkuCatalogue.Entry(view.skuId(), view.total(), view.bucketCount(), view.safetyStock(), false);
+        return new SkuCatalogue.Entry(view.skuId(), view.total(), view.bucketCount(), view.safetyStock(),
+                view.terms(), false);
     }
 }

@@ -21,15 +21,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The two file formats of the bulk catalogue, read and written the same way: CSV with a header
  * line, or one JSON object per line. Both carry the columns {@code sku}, {@code total} (required),
- * {@code buckets} and {@code safetyStock} (optional: an empty value keeps the SKU's current one, or
- * the default for a new SKU). An export is a valid import.
+ * {@code buckets}, {@code safetyStock}, {@code lowStockThreshold} and {@code limitPerCustomer}
+ * (optional: an empty value keeps the SKU's current one, or the default for a new SKU; a
+ * {@code limitPerCustomer} of 0 takes the limit away). An export is a valid import.
  */
 public enum CatalogueFormat {
 
     CSV("text/csv", "csv"),
     NDJSON("application/x-ndjson", "ndjson");
 
-    public static final List<String> COLUMNS = List.of("sku", "total", "buckets", "safetyStock");
+    public static final List<String> COLUMNS = List.of("sku", "total", "buckets", "safetyStock",
+            "lowStockThreshold", "limitPerCustomer");
     /** A longer line is refused: a real line is well under a hundred characters. */
     public static final int LINE_LENGTH_MAX = 1_024;
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -85,14 +87,23 @@ public enum CatalogueFormat {
     public String line(SkuCatalogue.Entry entry) {
         if (this == CSV) {
             return entry.skuId().value() + "," + entry.total() + "," + entry.bucketCount() + ","
-                    + entry.safetyStock() + "\n";
+                    + entry.safetyStock() + "," + orEmpty(entry.terms().lowStockThreshold()) + ","
+                    + entry.terms().limitOrZero() + "\n";
         }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("sku", entry.skuId().value());
         fields.put("total", entry.total());
         fields.put("buckets", entry.bucketCount());
         fields.put("safetyStock", entry.safetyStock());
+        if (entry.terms().lowStockThreshold() != null) {
+            fields.put("lowStockThreshold", entry.terms().lowStockThreshold());
+        }
+        fields.put("limitPerCustomer", entry.terms().limitOrZero());
         return JSON.writeValueAsString(fields) + "\n";
+    }
+
+    private static String orEmpty(Long value) {
+        return value == null ? "" : value.toString();
     }
 
     /**
@@ -174,8 +185,14 @@ public enum CatalogueFormat {
             if (buckets != null && (buckets < 1 || buckets > StockLimits.BUCKETS_MAX)) {
                 throw new InvalidRequestException("buckets", "must be between 1 and " + StockLimits.BUCKETS_MAX);
             }
+            Long limit = number(values, "limitPerCustomer");
+            if (limit != null && (limit < 0 || limit > StockLimits.QUANTITY_PER_LINE_MAX)) {
+                throw new InvalidRequestException("limitPerCustomer",
+                        "must be between 1 and " + StockLimits.QUANTITY_PER_LINE_MAX + ", or 0 for no limit");
+            }
             return new StockCommand.Upsert(SkuId.of(sku), total, buckets == null ? null : buckets.intValue(),
-                    number(values, "safetyStock"), caller);
+                    number(values, "safetyStock"), caller, limit == null ? null : limit.intValue(),
+                    number(values, "lowStockThreshold"));
         }
 
         private Map<String, String> csv(String text) {

@@ -283,7 +283,11 @@ final class ImportRun implements AutoCloseable {
     static boolean same(SkuCatalogue.Entry entry, StockCommand.Upsert upsert) {
         return entry.total() == upsert.total()
                 && (upsert.bucketCount() == null || upsert.bucketCount() == entry.bucketCount())
-                && (upsert.safetyStock() == null || upsert.safetyStock() == entry.safetyStock());
+                && (upsert.safetyStock() == null || upsert.safetyStock() == entry.safetyStock())
+                && (upsert.limitPerCustomer() == null
+                        || upsert.limitPerCustomer() == entry.terms().limitOrZero())
+                && (upsert.lowStockThreshold() == null
+                        || upsert.lowStockThreshold().equals(entry.terms().lowStockThreshold()));
     }
 
     /** A job stops when its store stays down: every further line would fail the same way. */

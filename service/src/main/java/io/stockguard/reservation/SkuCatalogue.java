@@ -39,7 +39,12 @@ public interface SkuCatalogue {
      * @param soldByHotStore the hot store owns the SKU (or is handing it over): its counters there
      *     may be ahead of the database's while the journal catches up
      */
-    record Entry(SkuId skuId, long total, int bucketCount, long safetyStock, boolean soldByHotStore) {
+    record Entry(SkuId skuId, long total, int bucketCount, long safetyStock, SkuTerms terms,
+            boolean soldByHotStore) {
+
+        public Entry {
+            terms = terms == null ? SkuTerms.NONE : terms;
+        }
     }
 
     /** The outcome of {@link #createAbsent}: which SKUs were created, and how the others stand. */

@@ -6,6 +6,6 @@ public enum LevelChange {
     SOLD_OUT,
     /** Available stock rose from 0, and stayed up for {@code back-in-stock-after}. */
     BACK_IN_STOCK,
-    /** Available stock fell to the SKU's safety stock or below (and is not 0). */
+    /** Available stock fell to the SKU's low-stock threshold or below (and is not 0). */
     LOW_STOCK
 }

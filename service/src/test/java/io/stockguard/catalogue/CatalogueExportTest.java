@@ -33,7 +33,8 @@ class CatalogueExportTest {
         Reservations reservations = reservationsWithRedisTotal(57);
         String csv = export(reservations, false);
 
-        assertThat(csv).isEqualTo("sku,total,buckets,safetyStock\nHOT-1,57,2,0\nQUIET-1,9,8,1\n");
+        assertThat(csv).isEqualTo("sku,total,buckets,safetyStock,lowStockThreshold,limitPerCustomer\n"
+                + "HOT-1,57,2,0,,0\nQUIET-1,9,8,1,,0\n");
         verify(reservations, never()).stock(QUIET);
     }
 
@@ -42,15 +43,16 @@ class CatalogueExportTest {
         Reservations reservations = reservationsWithRedisTotal(57);
         String csv = export(reservations, true);
 
-        assertThat(csv).isEqualTo("sku,total,buckets,safetyStock\nHOT-1,50,2,0\nQUIET-1,9,8,1\n");
+        assertThat(csv).isEqualTo("sku,total,buckets,safetyStock,lowStockThreshold,limitPerCustomer\n"
+                + "HOT-1,50,2,0,,0\nQUIET-1,9,8,1,,0\n");
         verify(reservations, never()).stock(any());
     }
 
     private static String export(Reservations reservations, boolean journalApplied) throws Exception {
         SkuCatalogue catalogue = mock(SkuCatalogue.class);
         when(catalogue.page(isNull(), anyInt()))
-                .thenReturn(List.of(new SkuCatalogue.Entry(HOT, 50, 2, 0, true),
-                        new SkuCatalogue.Entry(QUIET, 9, 8, 1, false)));
+                .thenReturn(List.of(new SkuCatalogue.Entry(HOT, 50, 2, 0, null, true),
+                        new SkuCatalogue.Entry(QUIET, 9, 8, 1, null, false)));
         JournalProgress journal = mock(JournalProgress.class);
         when(journal.awaitAllApplied(any())).thenReturn(journalApplied);
         StaticListableBeanFactory beans = new StaticListableBeanFactory();

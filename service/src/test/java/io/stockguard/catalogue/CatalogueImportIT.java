@@ -124,8 +124,8 @@ class CatalogueImportIT {
             assertThat(exported.status()).isEqualTo(200);
             assertThat(exported.contentType()).startsWith("text/csv");
             String export = exported.raw().body();
-            assertThat(export).startsWith("sku,total,buckets,safetyStock\n").contains("\n" + prefix + "17,17,2,2\n")
-                    .contains("\n" + held + ",20,2,0\n");
+            assertThat(export).startsWith("sku,total,buckets,safetyStock,lowStockThreshold,limitPerCustomer\n")
+                    .contains("\n" + prefix + "17,17,2,2,,0\n").contains("\n" + held + ",20,2,0,,0\n");
             long exportedLines = export.lines().count() - 1;
             JsonNode roundTrip = admin.importCatalogue(export, "text/csv");
             assertThat(roundTrip.get("unchanged").asLong()).isEqualTo(exportedLines);
@@ -133,7 +133,8 @@ class CatalogueImportIT {
                     + roundTrip.get("failed").asLong()).isZero();
             String ndjson = admin.send("GET", "/api/v1/admin/skus:export?format=ndjson", null).raw().body();
             assertThat(ndjson.lines().count()).isEqualTo(exportedLines);
-            assertThat(ndjson).contains("{\"sku\":\"" + held + "\",\"total\":20,\"buckets\":2,\"safetyStock\":0}");
+            assertThat(ndjson).contains("{\"sku\":\"" + held + "\",\"total\":20,\"buckets\":2,\"safetyStock\":0,"
+                    + "\"limitPerCustomer\":0}");
             JsonNode jsonRoundTrip = admin.importCatalogue(ndjson, "application/x-ndjson");
             assertThat(jsonRoundTrip.get("unchanged").asLong()).isEqualTo(exportedLines);
             assertThat(jsonRoundTrip.get("failed").asLong()).isZero();
@@ -150,19 +151,33 @@ class CatalogueImportIT {
                 + "{\"sku\":\"" + prefix + "c\",\"total\":2.5}\n"
                 + "not json\n"
                 + "{\"sku\":\"" + prefix + "d\",\"total\":8,\"safetyStock\":1}\n"
-                + "{\"sku\":\"" + prefix + "f\",\"total\":\"8\"}\n";
+                + "{\"sku\":\"" + prefix + "f\",\"total\":\"8\"}\n"
+                + "{\"sku\":\"" + prefix + "g\",\"total\":9,\"limitPerCustomer\":2,\"lowStockThreshold\":3}\n"
+                + "{\"sku\":\"" + prefix + "h\",\"total\":9,\"limitPerCustomer\":-2}\n";
         JsonNode job = admin.importCatalogue(lines, "application/x-ndjson");
-        assertThat(job.get("created").asLong()).isEqualTo(2);
-        assertThat(job.get("failed").asLong()).isEqualTo(4);
+        assertThat(job.get("created").asLong()).isEqualTo(3);
+        assertThat(job.get("failed").asLong()).isEqualTo(5);
         List<String> messages = new ArrayList<>();
         job.get("errors").forEach(e -> messages.add(e.get("line").asLong() + " " + e.get("message").asString()));
-        assertThat(messages).hasSize(4);
+        assertThat(messages).hasSize(5);
         assertThat(messages.get(0)).startsWith("2 colour:");
         assertThat(messages.get(1)).startsWith("3 total: must be a whole number");
         assertThat(messages.get(2)).startsWith("4 line: is not a JSON object");
         assertThat(messages.get(3)).as("text where a number belongs").startsWith("6 total: must be a number");
         assertThat(service.client().sku(prefix + "a").number("bucketCount")).isEqualTo(3);
         assertThat(service.client().sku(prefix + "d").number("safetyStock")).isEqualTo(1);
+        assertThat(messages.get(4)).startsWith("8 limitPerCustomer:");
+        assertThat(service.client().sku(prefix + "g").number("limitPerCustomer")).isEqualTo(2);
+        assertThat(service.client().sku(prefix + "g").number("lowStockThreshold")).isEqualTo(3);
+        // An existing SKU's terms change by import too, the rest of it staying as it is.
+        JsonNode update = admin.importCatalogue("sku,total,limitPerCustomer\n" + prefix + "d,8,1\n" + prefix
+                + "g,9,0\n", "text/csv");
+        assertThat(update.get("updated").asLong()).as("%s", update).isEqualTo(2);
+        assertThat(service.client().sku(prefix + "d").number("limitPerCustomer")).isEqualTo(1);
+        assertThat(service.client().sku(prefix + "d").number("safetyStock")).isEqualTo(1);
+        assertThat(service.client().sku(prefix + "g").body().get("limitPerCustomer").isNull()).isTrue();
+        assertThat(admin.importCatalogue("sku,total,limitPerCustomer\n" + prefix + "d,8,1\n", "text/csv")
+                .get("unchanged").asLong()).isEqualTo(1);
 
         // Refused as a whole, before any line is applied: a wrong header, a wrong media type,
         // a caller that may not change totals.

@@ -43,7 +43,7 @@ class ImportRunTest {
             public Batch createAbsent(List<StockCommand.Upsert> skus, Caller caller) {
                 // Every SKU exists already, with a total no line asks for: each line is a change.
                 Map<SkuId, Entry> existing = new HashMap<>();
-                skus.forEach(u -> existing.put(u.skuId(), new Entry(u.skuId(), -1, 8, 0, false)));
+                skus.forEach(u -> existing.put(u.skuId(), new Entry(u.skuId(), -1, 8, 0, null, false)));
                 return new Batch(Set.of(), existing);
             }
 

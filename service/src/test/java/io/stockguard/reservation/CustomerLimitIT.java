@@ -4,6 +4,8 @@ import static io.stockguard.reservation.ReservationApiIT.assertCounters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.stockguard.testing.ConsolePeople;
+import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
@@ -40,10 +42,37 @@ class CustomerLimitIT {
     @ParameterizedTest
     @EnumSource(TestDatabase.Kind.class)
     void databaseTier(TestDatabase.Kind kind) throws Exception {
-        try (RunningService service = RunningService.start(TestDatabase.fresh(kind), SETTINGS)) {
+        Map<String, String> settings = new HashMap<>(SETTINGS);
+        settings.putAll(ConsolePeople.settings());
+        try (RunningService service = RunningService.start(TestDatabase.fresh(kind), settings)) {
             limitsOneCustomerAcrossOrders(service);
             manyOrdersOfOneCustomerAtOnceHoldTheLimit(service);
+            theSkuShowsItsTerms(service);
         }
+    }
+
+    /** The API and the console's SKU page say what a SKU's limit and low-stock threshold are. */
+    private static void theSkuShowsItsTerms(RunningService service) {
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("terms");
+        client.putSku(sku, 40);
+        Response set = client.send("PUT", "/api/v1/skus/" + sku, StockGuardClient.object("total", 40,
+                "limitPerCustomer", 3, "lowStockThreshold", 5));
+        assertThat(set.status()).as("%s", set.body()).isEqualTo(200);
+        Response stored = client.sku(sku);
+        assertThat(stored.number("limitPerCustomer")).isEqualTo(3);
+        assertThat(stored.number("lowStockThreshold")).isEqualTo(5);
+        assertThat(client.send("PUT", "/api/v1/skus/" + sku, StockGuardClient.object("total", 40,
+                "lowStockThreshold", -1)).code()).isEqualTo("INVALID_REQUEST");
+        assertThat(client.send("PUT", "/api/v1/skus/" + sku, StockGuardClient.object("total", 41)).status())
+                .isEqualTo(200);
+        assertThat(client.sku(sku).number("limitPerCustomer")).as("a term left out is kept").isEqualTo(3);
+
+        ConsoleSession operator = new ConsoleSession(service.baseUrl());
+        assertThat(operator.login(ConsolePeople.OPERATOR).location()).endsWith("/console");
+        String page = operator.get("/console/skus/" + sku).body();
+        assertThat(page).contains("at most 3 units held and bought");
+        assertThat(page).containsPattern("data-field=\"lowStockThreshold\">\\s*<span>5</span>");
     }
 
     @ParameterizedTest(name = "kafka journal: {0}")

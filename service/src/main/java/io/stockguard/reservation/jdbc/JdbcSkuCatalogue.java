@@ -6,11 +6,13 @@ import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
 import io.stockguard.reservation.SkuCatalogue;
+import io.stockguard.reservation.SkuTerms;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLimits;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -82,8 +84,11 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
             ps.setString(1, upsert.skuId().value());
             ps.setInt(2, bucketCount(upsert));
             ps.setLong(3, upsert.safetyStock() == null ? 0 : upsert.safetyStock());
-            ps.setObject(4, at);
-            ps.setObject(5, at);
+            Integer limit = upsert.limitPerCustomer();
+            ps.setObject(4, limit == null || limit == 0 ? null : limit, Types.INTEGER);
+            ps.setObject(5, upsert.lowStockThreshold(), Types.BIGINT);
+            ps.setObject(6, at);
+            ps.setObject(7, at);
         });
         Map<SkuId, Integer> bucketCounts = new LinkedHashMap<>();
         Map<SkuId, Long> totals = new HashMap<>();
@@ -110,7 +115,12 @@ final class JdbcSkuCatalogue implements SkuCatalogue {
     }
 
     private static Entry entry(ResultSet rs) throws SQLException {
+        int limit = rs.getInt("limit_per_customer");
+        Integer limitPerCustomer = rs.wasNull() ? null : limit;
+        long threshold = rs.getLong("low_stock_threshold");
+        Long lowStockThreshold = rs.wasNull() ? null : threshold;
         return new Entry(SkuId.of(rs.getString("sku_id")), rs.getLong("total"), rs.getInt("bucket_count"),
-                rs.getLong("safety_stock"), !"DATABASE".equals(rs.getString("owner")));
+                rs.getLong("safety_stock"), new SkuTerms(limitPerCustomer, lowStockThreshold),
+                !"DATABASE".equals(rs.getString("owner")));
     }
 }
