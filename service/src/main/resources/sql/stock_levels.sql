@@ -68,8 +68,21 @@ LIMIT ?;
 
 -- The stock of several SKUs as the database counts it: current when acknowledged on the database and
 -- standard tiers, behind by the journal's lag (milliseconds when healthy) in the full tier.
+-- The low-stock threshold is the SKU's own when set, its safety stock otherwise.
 -- name: stockOf
-SELECT s.sku_id, s.safety_stock, SUM(b.available) AS available, SUM(b.available + b.reserved + b.sold) AS total
+SELECT s.sku_id, COALESCE(s.low_stock_threshold, s.safety_stock) AS low_stock_threshold,
+       SUM(b.available) AS available, SUM(b.available + b.reserved + b.sold) AS total
 FROM sku s JOIN stock_bucket b ON b.sku_id = s.sku_id
 WHERE s.sku_id IN (:skuIds)
-GROUP BY s.sku_id, s.safety_stock;
+GROUP BY s.sku_id, s.low_stock_threshold, s.safety_stock;
+
+-- Subscriptions made by the admin API.
+-- name: subscriptions
+SELECT name, url, secret, created_at, created_by FROM stock_level_subscription ORDER BY name LIMIT ?;
+
+-- A plain insert: a name taken already fails it, and the caller answers NAME_TAKEN.
+-- name: insertSubscription
+INSERT INTO stock_level_subscription (name, url, secret, created_at, created_by) VALUES (?, ?, ?, ?, ?);
+
+-- name: deleteSubscription
+DELETE FROM stock_level_subscription WHERE name = ?;

@@ -48,9 +48,13 @@ class SecurityConfiguration {
 
     private static final String[] PUBLIC = {"/actuator/health", "/actuator/health/**", "/v3/api-docs",
             "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/problems/**", "/error"};
-    /** Admin endpoints that change stock totals or who may do what: admins only. */
+    /**
+     * Admin endpoints that change stock totals, who may do what, or where StockGuard sends data
+     * (webhook subscriptions): admins only.
+     */
     private static final String[] ADMIN_ONLY_API = {"/api/v1/admin/skus/*/adjust", "/api/v1/admin/people",
-            "/api/v1/admin/people/**", "/api/v1/admin/keys", "/api/v1/admin/keys/**"};
+            "/api/v1/admin/people/**", "/api/v1/admin/keys", "/api/v1/admin/keys/**",
+            "/api/v1/admin/stock-levels/webhooks", "/api/v1/admin/stock-levels/webhooks/**"};
     /** Everyone may look at people and keys; only admins may change them. */
     private static final String[] ADMIN_ONLY_CONSOLE_CHANGES = {"/console/people", "/console/people/**",
             "/console/keys", "/console/keys/**"};

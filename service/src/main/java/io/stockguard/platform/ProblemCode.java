@@ -44,6 +44,12 @@ public enum ProblemCode {
             "The order's hold was extended before, and an order's hold is extended once "
                     + "(or extensions are switched off: stockguard.reservation.extension.enabled). The body says "
                     + "when the hold ends. Confirm or cancel the order before then."),
+    UNKNOWN_WEBHOOK(HttpStatus.NOT_FOUND, "Unknown webhook",
+            "No webhook subscription of this name was made by the admin API (GET "
+                    + "/api/v1/admin/stock-levels/webhooks lists them)."),
+    CONFIGURED_BY_PROPERTY(HttpStatus.CONFLICT, "Configured by property",
+            "The webhook is configured in the service's settings (stockguard.stock-levels.webhooks); it is "
+                    + "changed there, not by the API."),
     UNKNOWN_CHANNEL(HttpStatus.NOT_FOUND, "Unknown alert channel",
             "No alert channel has this name in stockguard.alerting.channels (or none is configured, or alerting is "
                     + "switched off). The body lists the configured channels."),

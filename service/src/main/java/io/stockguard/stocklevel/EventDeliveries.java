@@ -5,14 +5,17 @@ import io.stockguard.platform.DutyLeases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -37,25 +40,46 @@ final class EventDeliveries implements SmartLifecycle {
     private final StockLevelStore store;
     private final DutyLeases duties;
     private final StockLevelProperties properties;
+    /** The sinks configured at start: webhooks by property, and the topic. */
     private final Map<String, Sink> sinks = new LinkedHashMap<>();
+    private final Subscriptions subscriptions;
+    private final Function<Subscription, Sink> subscribed;
+    /** The sink of each API subscription, made again when the subscription is (a new URL or secret). */
+    private final Map<Subscription, Sink> subscribedSinks = new ConcurrentHashMap<>();
     private final Clock clock;
     private final MeterRegistry meters;
     private volatile ScheduledExecutorService sender;
     private final AtomicBoolean nudged = new AtomicBoolean();
 
     EventDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties, List<Sink> sinks,
-            MeterRegistry meters, Clock clock) {
+            Subscriptions subscriptions, Function<Subscription, Sink> subscribed, MeterRegistry meters, Clock clock) {
         this.store = store;
         this.duties = duties;
         this.properties = properties;
+        this.subscriptions = subscriptions;
+        this.subscribed = subscribed;
         sinks.forEach(sink -> this.sinks.put(sink.name(), sink));
         this.meters = meters;
         this.clock = clock;
     }
 
-    /** The sinks each new event gets a delivery for. */
+    /** The sinks each new event gets a delivery for: those configured, and the API's subscriptions now. */
     List<String> sinkNames() {
-        return List.copyOf(sinks.keySet());
+        List<String> names = new ArrayList<>(sinks.keySet());
+        subscriptions.current().forEach(subscription -> names.add(subscription.name()));
+        return names;
+    }
+
+    /** The sink of a delivery, or null when no sink of that name is configured or subscribed now. */
+    private Sink sink(String name) {
+        Sink configured = sinks.get(name);
+        if (configured != null) {
+            return configured;
+        }
+        List<Subscription> now = subscriptions.current();
+        subscribedSinks.keySet().retainAll(now);
+        return now.stream().filter(s -> s.name().equals(name)).findFirst()
+                .map(s -> subscribedSinks.computeIfAbsent(s, subscribed)).orElse(null);
     }
 
     /**
@@ -87,11 +111,11 @@ final class EventDeliveries implements SmartLifecycle {
 
     /** One round: every delivery due now, tried once. */
     void deliverDue() {
-        if (sinks.isEmpty() || !duties.hold(StockLevelWatcher.DUTY, StockLevelWatcher.leaseLength(properties))) {
+        if (!duties.hold(StockLevelWatcher.DUTY, StockLevelWatcher.leaseLength(properties))) {
             return;
         }
         for (StockLevelStore.Due delivery : store.due(clock.instant(), PER_ROUND_MAX)) {
-            Sink sink = sinks.get(delivery.webhook());
+            Sink sink = sink(delivery.webhook());
             String eventId = delivery.event().eventId();
             if (sink == null) {
                 store.giveUp(eventId, delivery.webhook(), clock.instant(), "no sink of this name is configured now");

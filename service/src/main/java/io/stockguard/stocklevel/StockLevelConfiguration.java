@@ -21,20 +21,22 @@ class StockLevelConfiguration {
     /** Every webhook, and the public topic where the tier has Kafka. */
     @Bean
     EventDeliveries stockLevelDeliveries(StockLevelStore store, DutyLeases duties, StockLevelProperties properties,
-            ObjectProvider<PublicTopics> topics, MeterRegistry meters, Clock clock) {
+            Subscriptions subscriptions, ObjectProvider<PublicTopics> topics, MeterRegistry meters, Clock clock) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(properties.timeout())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         List<Sink> sinks = new ArrayList<>();
         properties.webhooks().forEach(webhook -> sinks.add(new WebhookSink(webhook, http, properties.timeout(), clock)));
         topics.ifAvailable(kafka -> sinks.add(new TopicSink(kafka, properties.topic(), properties.timeout())));
-        return new EventDeliveries(store, duties, properties, sinks, meters, clock);
+        return new EventDeliveries(store, duties, properties, sinks, subscriptions,
+                subscription -> new WebhookSink(new StockLevelProperties.Webhook(subscription.name(), subscription.url(),
+                        subscription.secret()), http, properties.timeout(), clock), meters, clock);
     }
 
     @Bean
     StockLevelWatcher stockLevelWatcher(StockLevelStore store, DutyLeases duties,
             StockLevelProperties properties, EventDeliveries deliveries, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
-        return new StockLevelWatcher(store, duties, properties, deliveries.sinkNames(),
+        return new StockLevelWatcher(store, duties, properties, deliveries::sinkNames,
                 deliveries::nudge, scheduler, meters, clock);
     }
 }

@@ -2,10 +2,8 @@ package io.stockguard.stocklevel;
 
 import static io.stockguard.platform.SettingChecks.requireBetween;
 
-import io.stockguard.stock.StockLimits;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -45,8 +43,6 @@ public record StockLevelProperties(
         @NotNull @DefaultValue("24h") Duration giveUpAfter,
         @NotNull @DefaultValue("5s") Duration timeout) {
 
-    /** Signatures are only as good as their secret. */
-    static final int SECRET_LENGTH_MIN = 16;
     static final int WEBHOOKS_MAX = 20;
 
     public StockLevelProperties {
@@ -72,26 +68,20 @@ public record StockLevelProperties(
         for (int i = 0; i < webhooks.size(); i++) {
             Webhook webhook = webhooks.get(i);
             String at = "stockguard.stock-levels.webhooks[" + i + "]";
-            if (webhook.name() == null || !webhook.name().matches(StockLimits.ID_PATTERN)) {
-                throw new IllegalArgumentException(at + ".name must be 1-64 of A-Z a-z 0-9 . _ : -");
-            }
-            if (webhook.name().startsWith(TopicSink.PREFIX)) {
-                throw new IllegalArgumentException(at + ".name may not start with " + TopicSink.PREFIX);
+            String name = WebhookRules.nameProblem(webhook.name());
+            if (name != null) {
+                throw new IllegalArgumentException(at + ".name " + name);
             }
             if (!names.add(webhook.name())) {
                 throw new IllegalArgumentException(at + ".name " + webhook.name() + " is used twice");
             }
-            if (webhook.url() == null || !(webhook.url().startsWith("https://") || webhook.url().startsWith("http://"))) {
-                throw new IllegalArgumentException(at + ".url must be an http or https URL");
+            String url = WebhookRules.urlProblem(webhook.url());
+            if (url != null) {
+                throw new IllegalArgumentException(at + ".url " + url);
             }
-            try {
-                URI.create(webhook.url());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(at + ".url is not a URL: " + e.getMessage());
-            }
-            if (webhook.secret() == null || webhook.secret().length() < SECRET_LENGTH_MIN) {
-                throw new IllegalArgumentException(at + ".secret must be at least " + SECRET_LENGTH_MIN
-                        + " characters: every delivery is signed with it");
+            String secret = WebhookRules.secretProblem(webhook.secret());
+            if (secret != null) {
+                throw new IllegalArgumentException(at + ".secret " + secret);
             }
         }
     }

@@ -17,7 +17,7 @@ public interface StockLevelStore {
     record Reported(StockLevel level, long available, Instant changedAt) {
     }
 
-    /** What decides a SKU's level. @param lowStock its safety stock */
+    /** What decides a SKU's level. @param lowStock its low-stock threshold (its safety stock when it has none) */
     record Stock(long available, long total, long lowStock) {
     }
 
@@ -72,4 +72,13 @@ public interface StockLevelStore {
 
     /** The newest events, of one SKU or (null) of all. */
     List<Recorded> recent(SkuId sku, int limit);
+
+    /** The subscriptions made by the admin API, by name, at most {@code limit}. */
+    List<Subscription> subscriptions(int limit);
+
+    /** Stores a subscription; false when its name is taken. */
+    boolean subscribe(Subscription subscription);
+
+    /** Removes a subscription; false when there is none of that name. */
+    boolean unsubscribe(String name);
 }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.TaskScheduler;
@@ -42,7 +43,8 @@ final class StockLevelWatcher extends PeriodicWork {
     private final DutyLeases duties;
     private final StockLevelProperties properties;
     /** Where each event is delivered. */
-    private final List<String> sinks;
+    /** The sinks each event gets a delivery for, as they are when it is made. */
+    private final Supplier<List<String>> sinks;
     /** Told when an event was reported, to deliver it now. */
     private final Runnable reportedNow;
     private final Clock clock;
@@ -54,10 +56,10 @@ final class StockLevelWatcher extends PeriodicWork {
     private long position = -1;
 
     StockLevelWatcher(StockLevelStore store, DutyLeases duties,
-            StockLevelProperties properties, List<String> sinks, Runnable reportedNow, TaskScheduler scheduler,
+            StockLevelProperties properties, Supplier<List<String>> sinks, Runnable reportedNow, TaskScheduler scheduler,
             MeterRegistry meters, Clock clock) {
         super(scheduler, properties.sampleInterval());
-        this.sinks = List.copyOf(sinks);
+        this.sinks = sinks;
         this.reportedNow = reportedNow;
         this.store = store;
         this.duties = duties;
@@ -165,7 +167,8 @@ final class StockLevelWatcher extends PeriodicWork {
             }
             StockLevelEvent event = decision.report() == null ? null : new StockLevelEvent(EventIds.next(), sku,
                     decision.report(), available, stock.total(), now, entry.getValue());
-            if (store.move(sku, last.level(), decision.level(), available, event, sinks, now)) {
+            if (store.move(sku, last.level(), decision.level(), available, event, event == null ? List.of()
+                    : sinks.get(), now)) {
                 comingBack.remove(sku);
                 if (event != null) {
                     events++;

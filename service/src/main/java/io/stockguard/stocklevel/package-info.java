@@ -6,7 +6,7 @@
  * journal's lag is added), and reports a change of level by moving the SKU's row in
  * {@code stock_level}: whoever moves it reports it, so a change is reported once.
  */
-@ApplicationModule(allowedDependencies = {"platform", "stock", "journal"})
+@ApplicationModule(allowedDependencies = {"platform", "stock", "journal", "audit"})
 package io.stockguard.stocklevel;
 
 import org.springframework.modulith.ApplicationModule;

@@ -127,6 +127,78 @@ class StockLevelEventsIT {
         return records;
     }
 
+    /**
+     * A webhook subscribed by the admin API gets every event from then on, signed with its secret
+     * (shown once, when it is made); removed, it gets no more. Only admins subscribe, and bad
+     * subscriptions are refused with the field that is wrong.
+     */
+    @Test
+    void aWebhookSubscribedByTheApiGetsTheEventsFromThenOn() {
+        int port = RedisServer.freePort();
+        Map<String, String> settings = new java.util.HashMap<>(settings(WebhookReceiver.url(port)));
+        settings.keySet().removeIf(key -> key.contains(".webhooks["));
+        try (WebhookReceiver receiver = WebhookReceiver.start(port, SECRET);
+                RunningService service = RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                        settings)) {
+            StockGuardClient admin = service.admin();
+            String hooks = "/api/v1/admin/stock-levels/webhooks";
+            StockGuardClient.Response made = admin.send("POST", hooks,
+                    StockGuardClient.object("name", "marketing", "url", receiver.url(), "secret", SECRET));
+            assertThat(made.status()).as("%s", made.body()).isEqualTo(201);
+            assertThat(made.text("secret")).isEqualTo(SECRET);
+            assertThat(made.raw().headers().firstValue("Location")).hasValue(hooks + "/marketing");
+            StockGuardClient.Response generated = admin.send("POST", hooks,
+                    StockGuardClient.object("name", "search-2", "url", "https://search.example/hook?token=abc"));
+            assertThat(generated.status()).isEqualTo(201);
+            assertThat(generated.text("secret")).matches("[0-9a-f]{64}");
+
+            StockGuardClient.Response listed = admin.send("GET", hooks, null);
+            assertThat(listed.status()).isEqualTo(200);
+            assertThat(listed.raw().body()).doesNotContain(SECRET).doesNotContain(generated.text("secret"))
+                    .doesNotContain("token=abc").contains("\"source\":\"api\"")
+                    .contains("\"url\":\"https://search.example/***\"");
+
+            assertThat(admin.send("POST", hooks, StockGuardClient.object("name", "marketing", "url", receiver.url()))
+                    .code()).isEqualTo("NAME_TAKEN");
+            StockGuardClient.Response badUrl = admin.send("POST", hooks,
+                    StockGuardClient.object("name", "ftp-hook", "url", "ftp://example.com/x"));
+            assertThat(badUrl.status()).isEqualTo(400);
+            assertThat(badUrl.body().get("errors").get(0).get("field").asString()).isEqualTo("url");
+            assertThat(admin.send("POST", hooks, StockGuardClient.object("name", "short", "url", receiver.url(),
+                    "secret", "too-short")).body().get("errors").get(0).get("field").asString()).isEqualTo("secret");
+            assertThat(service.client().send("POST", hooks, StockGuardClient.object("name", "mine", "url",
+                    receiver.url())).status()).as("an order-service key").isEqualTo(403);
+            assertThat(admin.send("DELETE", hooks + "/search-2", null).status()).isEqualTo(204);
+            assertThat(admin.send("DELETE", hooks + "/search-2", null).code()).isEqualTo("UNKNOWN_WEBHOOK");
+            assertThat(service.jdbc().queryForList("SELECT action FROM audit_log WHERE target LIKE 'webhook:%' "
+                    + "ORDER BY id", String.class))
+                    .containsExactly("WEBHOOK_SUBSCRIBE", "WEBHOOK_SUBSCRIBE", "WEBHOOK_UNSUBSCRIBE");
+
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("level-subscribed");
+            assertThat(client.putSku(sku, 1).status()).isEqualTo(201);
+            awaitBaseline(service, sku);
+            String order = Ids.order("level-subscribed");
+            assertThat(client.reserve(order, new Line(sku, 1)).status()).isEqualTo(201);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> receiver.typesOf(sku).contains("SOLD_OUT"));
+            receiver.assertAllSigned();
+
+            assertThat(admin.send("DELETE", hooks + "/marketing", null).status()).isEqualTo(204);
+            assertThat(client.cancel(order).status()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                JsonNode newest = admin.send("GET", "/api/v1/admin/stock-levels/events?sku=" + sku + "&limit=1", null)
+                        .body().get(0);
+                return newest != null && newest.get("type").asString().equals("BACK_IN_STOCK");
+            });
+            JsonNode back = admin.send("GET", "/api/v1/admin/stock-levels/events?sku=" + sku + "&limit=1", null)
+                    .body().get(0);
+            assertThat(back.get("delivered").asInt() + back.get("pending").asInt() + back.get("gaveUp").asInt())
+                    .as("no subscriber left to deliver to").isZero();
+            assertThat(receiver.typesOf(sku)).containsExactly("SOLD_OUT");
+        }
+    }
+
     @Test
     void aReceiverDownForTenSecondsLosesNothing() {
         int port = RedisServer.freePort();

@@ -26,7 +26,7 @@ class StockLevelWatcherTest {
         StockLevelProperties properties = new StockLevelProperties(true, Duration.ofMillis(500),
                 Duration.ofSeconds(5), List.of(), "stockguard.stock-levels", Duration.ofSeconds(1),
                 Duration.ofMinutes(5), Duration.ofHours(24), Duration.ofSeconds(5));
-        return new StockLevelWatcher(store, mock(DutyLeases.class), properties, List.of("hook"), () -> { },
+        return new StockLevelWatcher(store, mock(DutyLeases.class), properties, () -> List.of("hook"), () -> { },
                 new ThreadPoolTaskScheduler(), new SimpleMeterRegistry(),
                 Clock.fixed(Instant.parse("2026-11-11T00:00:00Z"), ZoneOffset.UTC));
     }

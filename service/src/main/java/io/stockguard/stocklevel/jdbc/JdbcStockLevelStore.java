@@ -8,6 +8,7 @@ import io.stockguard.stocklevel.LevelChange;
 import io.stockguard.stocklevel.StockLevel;
 import io.stockguard.stocklevel.StockLevelEvent;
 import io.stockguard.stocklevel.StockLevelStore;
+import io.stockguard.stocklevel.Subscription;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -39,6 +40,29 @@ class JdbcStockLevelStore implements StockLevelStore {
         this.dialect = dialect;
         this.sql = SqlStatements.load("stock_levels", dialect);
         this.transactions = transactions;
+    }
+
+    @Override
+    public List<Subscription> subscriptions(int limit) {
+        return jdbc.query(sql.get("subscriptions"), (rs, i) -> new Subscription(rs.getString("name"),
+                rs.getString("url"), rs.getString("secret"), Timestamps.fromDatabase(rs, "created_at", dialect),
+                rs.getString("created_by")), limit);
+    }
+
+    @Override
+    public boolean subscribe(Subscription subscription) {
+        try {
+            return jdbc.update(sql.get("insertSubscription"), subscription.name(), subscription.url(),
+                    subscription.secret(), Timestamps.parameter(subscription.createdAt(), dialect),
+                    subscription.createdBy()) == 1;
+        } catch (DuplicateKeyException taken) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean unsubscribe(String name) {
+        return jdbc.update(sql.get("deleteSubscription"), name) == 1;
     }
 
     @Override
@@ -99,7 +123,7 @@ class JdbcStockLevelStore implements StockLevelStore {
         }
         named.query(sql.get("stockOf"), Map.of("skuIds", skus.stream().map(SkuId::value).toList()), rs -> {
             stock.put(SkuId.of(rs.getString("sku_id")), new Stock(rs.getLong("available"), rs.getLong("total"),
-                    rs.getLong("safety_stock")));
+                    rs.getLong("low_stock_threshold")));
         });
         return stock;
     }
