@@ -36,6 +36,13 @@ public final class SkuFacts {
         return Optional.ofNullable(created).filter(Attempt::acknowledged).map(a -> a.invoke().qty());
     }
 
+    /** The per-customer limit the SKU was set up with; empty when it has none. */
+    public java.util.OptionalLong limitPerCustomer() {
+        Long limit = created == null || created.invoke().numbers() == null ? null
+                : created.invoke().numbers().get(io.stockguard.chaos.history.Customers.LIMIT);
+        return limit == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(limit);
+    }
+
     public Optional<Attempt> created() {
         return Optional.ofNullable(created);
     }

@@ -16,6 +16,12 @@ import java.util.Map;
 public record Catalogue(String hot, List<String> small, String late, Map<String, Long> totals,
         Map<String, Integer> buckets) {
 
+    /**
+     * The hot SKU's per-customer limit: low enough that a customer's orders, from every client
+     * thread at once, keep running into it.
+     */
+    public static final int HOT_LIMIT_PER_CUSTOMER = 4;
+
     /** How long after the load starts the late SKU gets its first order. */
     public static final java.time.Duration LATE_FIRST_ORDER = java.time.Duration.ofSeconds(6);
 

@@ -1,5 +1,6 @@
 package io.stockguard.chaos.workload;
 
+import io.stockguard.chaos.history.Customers;
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.history.Op;
 import io.stockguard.client.OrderOutcome;
@@ -149,6 +150,10 @@ final class Client implements Runnable {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("orderId", order);
         body.put("lines", lines);
+        String customer = Customers.of(order);
+        if (customer != null) {
+            body.put("customerId", customer);
+        }
         if (commit) {
             body.put("commit", true);
         } else {
@@ -156,7 +161,7 @@ final class Client implements Runnable {
         }
         Op template = op("reserve").order(order).lines(lines).commit(commit).ttl(commit ? null : ttl).build();
         Op done = javaClient != null && !commit
-                ? throughJavaClient(template, instance -> javaClient.reserve(instance, order, lines, ttl))
+                ? throughJavaClient(template, instance -> javaClient.reserve(instance, customer, order, lines, ttl))
                 : attempt(template, "POST", "/api/v1/reservations", body);
         remember(order, done);
     }

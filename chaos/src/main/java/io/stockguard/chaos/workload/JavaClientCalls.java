@@ -45,9 +45,10 @@ final class JavaClientCalls implements AutoCloseable {
         }
     }
 
-    OrderOutcome reserve(Target instance, String orderId, List<Op.Line> lines, long ttlSeconds) {
+    /** @param customerId who the order is for, or null */
+    OrderOutcome reserve(Target instance, String customerId, String orderId, List<Op.Line> lines, long ttlSeconds) {
         List<Line> asked = lines.stream().map(line -> Line.of(line.skuId(), line.qty())).toList();
-        return switch (client(instance).reserve(orderId, asked, Duration.ofSeconds(ttlSeconds))) {
+        return switch (client(instance).reserveFor(customerId, orderId, asked, Duration.ofSeconds(ttlSeconds))) {
             case Reserved reserved -> reserved.reservation();
             case Failure failure -> failure;
         };

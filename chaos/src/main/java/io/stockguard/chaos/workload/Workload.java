@@ -1,5 +1,6 @@
 package io.stockguard.chaos.workload;
 
+import io.stockguard.chaos.history.Customers;
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.history.Op;
 import java.time.Duration;
@@ -38,11 +39,18 @@ public final class Workload {
     public void createCatalogue() {
         Target first = instances.getFirst();
         for (String sku : catalogue.all()) {
+            boolean limited = sku.equals(catalogue.hot());
+            Map<String, Long> numbers = limited
+                    ? Map.of(Customers.LIMIT, (long) Catalogue.HOT_LIMIT_PER_CUSTOMER) : null;
             Op template = new Op(0, "setup", Op.Type.INVOKE, "create-sku", 0, first.name(), null, null, null, null, sku,
-                    catalogue.totals().get(sku), null, null, null, null, null, null, null, null);
+                    catalogue.totals().get(sku), null, null, null, null, null, null, numbers, null);
             Op invoked = history.invoke(template);
-            Api.Answer answer = api.call(first.baseUrl(), "PUT", "/api/v1/skus/" + sku,
-                    Map.of("total", catalogue.totals().get(sku), "buckets", catalogue.buckets().get(sku)), false);
+            Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of("total", catalogue.totals().get(sku),
+                    "buckets", catalogue.buckets().get(sku)));
+            if (limited) {
+                body.put("limitPerCustomer", Catalogue.HOT_LIMIT_PER_CUSTOMER);
+            }
+            Api.Answer answer = api.call(first.baseUrl(), "PUT", "/api/v1/skus/" + sku, body, false);
             history.complete(invoked, Answers.type(answer), op -> Answers.describe(op, answer));
             if (answer.status() != 201) {
                 throw new IllegalStateException("creating SKU " + sku + " answered " + answer.status() + " "

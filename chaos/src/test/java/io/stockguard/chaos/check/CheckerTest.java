@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckerTest {
 
     @Test
-    void namesItsSixRulesInOrder() {
+    void namesItsSevenRulesInOrder() {
         assertThat(new Checker().ruleNames()).containsExactly("no-lost-ack", "not-applied-means-not-applied",
-                "idempotency", "bank", "drift", "liveness");
+                "idempotency", "bank", "drift", "liveness", "customer-limit");
     }
 
     @Test
@@ -22,7 +22,7 @@ class CheckerTest {
         Verdict verdict = Scenarios.check(Scenarios.cleanRun());
         verdict.results().forEach(Scenarios::accepts);
         assertThat(verdict.valid()).isTrue();
-        assertThat(verdict.results()).hasSize(6);
+        assertThat(verdict.results()).hasSize(7);
     }
 
     @Test

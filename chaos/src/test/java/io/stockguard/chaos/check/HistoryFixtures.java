@@ -48,6 +48,15 @@ public final class HistoryFixtures {
         return call("setup", "create-sku", null, null, null, null, skuId, total, null).acknowledged(201);
     }
 
+    /** A SKU set up with a per-customer limit. */
+    public HistoryFixtures skuLimited(String skuId, long total, long limitPerCustomer) {
+        Op invoke = new Op(0, "setup", Op.Type.INVOKE, "create-sku", tick(), "a", null, null, null, null, skuId, total,
+                null, null, null, null, null, null, Map.of(io.stockguard.chaos.history.Customers.LIMIT,
+                        limitPerCustomer), null);
+        ops.add(invoke);
+        return new Call(invoke).acknowledged(201);
+    }
+
     public HistoryFixtures fault(String name) {
         return call("nemesis", name, null, null, null, null, null, null, null).acknowledged(null);
     }

@@ -79,7 +79,7 @@ class JavaClientCallsTest {
 
     private static Reservation reservation(boolean replayed) {
         return new Reservation("o1", ReservationState.RESERVED, List.of(new ReservedLine("HOT", 2, 0)), NOW,
-                NOW.plusSeconds(60), null, null, "trace", 0, replayed);
+                NOW.plusSeconds(60), null, null, "trace", 0, null, replayed);
     }
 
     private static Problem problem(int status, String code) {
