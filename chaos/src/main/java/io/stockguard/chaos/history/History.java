@@ -40,7 +40,8 @@ public final class History {
     public synchronized Op invoke(Op template) {
         Op op = new Op(ops.size(), template.process(), Op.Type.INVOKE, template.f(), millis(), template.instance(),
                 template.orderId(), template.lines(), template.commit(), template.ttlSeconds(), template.skuId(),
-                template.qty(), template.requestId(), null, null, null, null, null, null, template.detail());
+                template.qty(), template.requestId(), null, null, null, null, null, template.numbers(),
+                template.detail());
         ops.add(op);
         return op;
     }

@@ -42,7 +42,8 @@ import java.util.Map;
  * @param replayed reserve / confirm / cancel answered 2xx: whether the service said it was a replay
  * @param state order operations answered 2xx, and read-order: the order's state in the answer
  * @param stock read-sku answered 2xx: the SKU's counters
- * @param numbers final probe, buckets and metrics: named figures (see {@link Final})
+ * @param numbers final probe, buckets and metrics: named figures (see {@link Final}); create-sku: the
+ *     per-customer limit it set ({@link Customers#LIMIT})
  * @param detail an error message, a fault's description, anything a person reading it needs
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -77,6 +77,19 @@ class CustomerLimitTest {
                 1, "order " + order + " names no customer but was refused LIMIT_EXCEEDED");
     }
 
+    /** The limit travels with the create-sku a run records, as the workload records it. */
+    @Test
+    void aRecordedCreationKeepsItsLimit() {
+        io.stockguard.chaos.history.History history = new io.stockguard.chaos.history.History();
+        io.stockguard.chaos.history.Op invoked = history.invoke(new io.stockguard.chaos.history.Op(0, "setup",
+                io.stockguard.chaos.history.Op.Type.INVOKE, "create-sku", 0, "a", null, null, null, null, "HOT", 100L,
+                null, null, null, null, null, null, java.util.Map.of(Customers.LIMIT, 3L), null));
+        history.complete(invoked, io.stockguard.chaos.history.Op.Type.OK, op -> op.withAnswer(201, null, null, null,
+                null, null, null, null));
+        assertThat(Evidence.of(history).skus()).singleElement()
+                .satisfies(sku -> assertThat(sku.limitPerCustomer()).hasValue(3));
+    }
+
     @Test
     void aSkuWithoutALimitHoldsAnyAmount() {
         List<String> orders = ordersOf("u3", 2);
