@@ -25,8 +25,8 @@ final class LevelRules {
 
     /**
      * @param reported the level subscribers were last told (or the baseline)
-     * @param lowStock the SKU's low-stock threshold (or safety stock): at or below it (and above 0) the SKU is low; 0 switches
-     *     low-stock reports off
+     * @param lowStock the SKU's low-stock threshold (or safety stock): at or below it (and above 0)
+     *     the SKU is low; 0 switches low-stock reports off
      * @param backLongEnough a sold-out SKU has been available for {@code back-in-stock-after}
      */
     static Decision next(StockLevel reported, long available, long lowStock, boolean backLongEnough) {

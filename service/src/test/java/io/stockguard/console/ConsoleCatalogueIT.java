@@ -37,7 +37,8 @@ class ConsoleCatalogueIT {
                     .status()).as("only admins send them").isEqualTo(403);
             ConsoleSession.Page export = operator.get("/api/v1/admin/skus:export?format=csv");
             assertThat(export.status()).isEqualTo(200);
-            assertThat(export.body()).startsWith("sku,total,buckets,safetyStock\n").contains(prefix + "a,5,8,0");
+            assertThat(export.body()).startsWith("sku,total,buckets,safetyStock,lowStockThreshold,limitPerCustomer\n")
+                    .contains(prefix + "a,5,8,0,,0\n");
 
             // The overview's sold-out filter, on the page and in its JSON twin.
             assertThat(operator.get("/console?filter=" + prefix + "&soldOut=true").body())

@@ -43,8 +43,10 @@ class LauncherIT {
                     "\"state\":\"CANCELLED\"", "\"after\":\"FROZEN\"", "\"after\":\"NORMAL\"",
                     "\"action\":\"FREEZE\"").doesNotContain("\"status\":5");
             assertThat(tour).contains("import DONE", "2/2 lines: 2 created");
-            assertThat(Files.readString(data.resolve("catalogue.csv"))).startsWith("sku,total,buckets,safetyStock\n")
-                    .contains("\nLIPSTICK-01,8000,8,0\n", "\nLIPSTICK-02,500,8,0\n", "\nMASCARA-01,1200,4,0\n");
+            assertThat(tour).as("the per-customer limit of the tour").contains("\"customerId\":\"c-42\"");
+            assertThat(Files.readString(data.resolve("catalogue.csv")))
+                    .startsWith("sku,total,buckets,safetyStock,lowStockThreshold,limitPerCustomer\n")
+                    .contains("\nLIPSTICK-01,8000,8,0,,2\n", "\nLIPSTICK-02,500,8,0,,0\n", "\nMASCARA-01,1200,4,0,,0\n");
 
             StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
             StockGuardClient admin = new StockGuardClient(anonymous.baseUrl(), secret(keys, "admin-keys"));
@@ -72,7 +74,9 @@ class LauncherIT {
             assertThat(keys()).as("keys survive a restart").isEqualTo(keys);
             StockGuardClient orders = new StockGuardClient(anonymous.baseUrl(), secret(keys, "api-keys"));
             Response stock = orders.sku(sku);
-            assertThat(stock.number("available")).as("stock survives a restart").isEqualTo(7998);
+            // The tour sold 2 (order-1001) and holds 2 for customer c-42 (order-2001).
+            assertThat(stock.number("available")).as("stock survives a restart").isEqualTo(7996);
+            assertThat(stock.number("reserved")).isEqualTo(2);
             assertThat(stock.number("sold")).isEqualTo(2);
         } finally {
             stop(second);

@@ -3,6 +3,7 @@ package io.stockguard.reservation.redis;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.platform.TraceId;
+import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
@@ -30,7 +31,7 @@ final class OutboxEvents {
                 Long.parseLong(fields.get("ep")), Long.parseLong(fields.get("sq")),
                 fingerprint == null || fingerprint.isEmpty() ? null : fingerprint,
                 expires == 0 ? null : Instant.ofEpochMilli(expires), number(fields.get("ha")),
-                number(fields.get("hj")));
+                number(fields.get("hj")), CustomerId.ofNullable(fields.get("cu")));
     }
 
     private static Long number(String value) {
