@@ -47,9 +47,14 @@ public final class Cluster implements AutoCloseable {
      * @param kafkaBrokers 1, or 3 (replication factor 3, min in-sync replicas 2) for broker faults
      */
     public static Cluster start(Tier tier, Path jar, Path home, int kafkaBrokers) {
+        return start(tier, jar, home, kafkaBrokers, Map.of());
+    }
+
+    /** As {@link #start(Tier, Path, Path, int)}, every instance also given {@code extraSettings}. */
+    public static Cluster start(Tier tier, Path jar, Path home, int kafkaBrokers, Map<String, String> extraSettings) {
         Cluster cluster = new Cluster(tier, home);
         try {
-            cluster.launch(jar, kafkaBrokers);
+            cluster.launch(jar, kafkaBrokers, extraSettings);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -57,10 +62,11 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    private void launch(Path jar, int kafkaBrokers) {
+    private void launch(Path jar, int kafkaBrokers, Map<String, String> extraSettings) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "stockguard.security.api-keys", "order-service:" + API_KEY,
                 "stockguard.security.admin-keys", "ops:" + ADMIN_KEY));
+        settings.putAll(extraSettings);
         List<String> names = List.of("a", "b");
         if (tier == Tier.DB) {
             // The embedded tier as a user runs it: PostgreSQL in the data folder, on a port it picks.

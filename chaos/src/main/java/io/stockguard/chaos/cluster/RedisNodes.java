@@ -36,6 +36,11 @@ public final class RedisNodes implements AutoCloseable {
         return proxy.uri();
     }
 
+    /** A command run on the master as it is now, as redis-cli would; its reply as text. */
+    public String command(String... parts) {
+        return master.command(parts);
+    }
+
     /** {@code kill -9} of the master; it comes back empty with {@link #restartEmpty()}. */
     public void killMaster() {
         master.kill();

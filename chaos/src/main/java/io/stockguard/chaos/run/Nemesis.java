@@ -27,6 +27,11 @@ final class Nemesis {
 
     /** @param warmUpEnded called when the fault-free stretch ends, before the first fault */
     void play(Schedule schedule, Runnable warmUpEnded) {
+        play(schedule, warmUpEnded, Stage.NONE);
+    }
+
+    /** As {@link #play(Schedule, Runnable)}, telling {@code stage} of each fault as it comes and goes. */
+    void play(Schedule schedule, Runnable warmUpEnded, Stage stage) {
         pause(schedule.warmUp());
         if (schedule.faultFree()) {
             pause(schedule.faultFreeLoad());
@@ -34,6 +39,7 @@ final class Nemesis {
         }
         warmUpEnded.run();
         for (Fault fault : schedule.faults()) {
+            stage.injecting(fault);
             Fault.Injected injected = step(fault.name(), fault.description(), () -> fault.inject(cluster, random));
             pause(fault.hold());
             step("heal-" + fault.name(), injected == null ? "nothing to heal" : injected.detail(), () -> {
@@ -42,6 +48,7 @@ final class Nemesis {
                 }
                 return null;
             });
+            stage.healed(fault, injected != null);
             pause(schedule.observeAfterHeal());
         }
     }

@@ -27,7 +27,13 @@ import java.util.concurrent.locks.LockSupport;
  * @param clients client threads
  * @param kafkaBrokers brokers of the full tier (1, or 3 for broker faults)
  */
-public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder) {
+public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder,
+        Stage stage) {
+
+    /** A chaos run: the standard catalogue, nothing around the load. */
+    public Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder) {
+        this(tier, seed, schedule, clients, kafkaBrokers, jar, folder, Stage.NONE);
+    }
 
     /** A request that takes longer than this counts as unanswered (and is retried). */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
@@ -46,20 +52,22 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
         }
         History history = new History();
         long started = System.nanoTime();
-        try (Cluster cluster = Cluster.start(tier, jar, folder, kafkaBrokers)) {
+        try (Cluster cluster = Cluster.start(tier, jar, folder, kafkaBrokers, stage.settings())) {
             Duration startup = Duration.ofNanos(System.nanoTime() - started);
             List<Target> targets = cluster.instances().stream()
                     .map(i -> new Target(i.name(), i.baseUrl())).toList();
             Api api = new Api(REQUEST_TIMEOUT);
-            Catalogue catalogue = Catalogue.standard();
+            Catalogue catalogue = stage.catalogue();
             Workload workload = new Workload(targets, api, REQUEST_TIMEOUT, history, catalogue);
             workload.createCatalogue();
             workload.start(clients, seed);
+            stage.loadStarted(cluster, targets, history);
             FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis(), folder);
             try {
-                new Nemesis(cluster, history, seed).play(schedule, () -> reads.metrics("warmup"));
+                new Nemesis(cluster, history, seed).play(schedule, () -> reads.metrics("warmup"), stage);
             } finally {
                 workload.stop();
+                stage.loadEnded();
             }
             ensureRunning(cluster);
             LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());

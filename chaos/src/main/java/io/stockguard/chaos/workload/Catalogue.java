@@ -26,10 +26,19 @@ public record Catalogue(String hot, List<String> small, String late, Map<String,
     public static final java.time.Duration LATE_FIRST_ORDER = java.time.Duration.ofSeconds(6);
 
     public static Catalogue standard() {
+        return withHot("HOT-1", 4_000L);
+    }
+
+    /** The demo's: the seeds' peak item, 8,000 units in 8 buckets, beside the same small SKUs. */
+    public static Catalogue demo() {
+        return withHot("PEAK-1", 8_000L);
+    }
+
+    private static Catalogue withHot(String hot, long hotTotal) {
         Map<String, Long> totals = new LinkedHashMap<>();
         Map<String, Integer> buckets = new LinkedHashMap<>();
-        totals.put("HOT-1", 4_000L);
-        buckets.put("HOT-1", 8);
+        totals.put(hot, hotTotal);
+        buckets.put(hot, 8);
         List<String> small = new ArrayList<>();
         for (int i = 1; i <= 8; i++) {
             String sku = "SMALL-" + i;
@@ -39,7 +48,7 @@ public record Catalogue(String hot, List<String> small, String late, Map<String,
         }
         totals.put("LATE-1", 300L);
         buckets.put("LATE-1", 2);
-        return new Catalogue("HOT-1", List.copyOf(small), "LATE-1", Map.copyOf(totals), Map.copyOf(buckets));
+        return new Catalogue(hot, List.copyOf(small), "LATE-1", Map.copyOf(totals), Map.copyOf(buckets));
     }
 
     public List<String> all() {

@@ -1,0 +1,293 @@
+package io.stockguard.chaos.demo;
+
+import io.stockguard.chaos.Tier;
+import io.stockguard.chaos.check.RuleResult;
+import io.stockguard.chaos.cluster.Cluster;
+import io.stockguard.chaos.history.History;
+import io.stockguard.chaos.nemesis.Fault;
+import io.stockguard.chaos.nemesis.Faults;
+import io.stockguard.chaos.run.Outcome;
+import io.stockguard.chaos.run.Run;
+import io.stockguard.chaos.run.Schedule;
+import io.stockguard.chaos.run.Stage;
+import io.stockguard.chaos.workload.Api;
+import io.stockguard.chaos.workload.Catalogue;
+import io.stockguard.chaos.workload.Target;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+
+/**
+ * {@code ./stockguard demo}: a Singles' Day on one machine. The full tier (PostgreSQL, Redis master
+ * and replica, three Kafka brokers, two StockGuard instances) under a peak-shaped load, with the
+ * post-mortem's incidents played one after another, each announced with what should happen and
+ * verified once it has; then the books, the checker's verdict on the whole history, and a report.
+ * Exit code 0 only when every verdict passed.
+ */
+public final class Demo implements Stage {
+
+    private static final String ORDINARY_PREFIX = "SKU-";
+    private static final int ORDINARY_SKUS = 1_000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration PREHEAT_WAIT_MAX = Duration.ofMinutes(2);
+
+    private final DemoOptions options;
+    private final Catalogue catalogue = Catalogue.demo();
+    private final Api api = new Api(REQUEST_TIMEOUT);
+    private final Verdicts verdicts = new Verdicts();
+    private final AlertReceiver alerts = AlertReceiver.start();
+    private final String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(9));
+    private List<Target> targets = List.of();
+    private LiveLine live;
+    private Thread scripted;
+
+    Demo(DemoOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] arguments) {
+        DemoOptions options;
+        try {
+            options = DemoOptions.parse(arguments);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (!Files.isRegularFile(options.jar())) {
+            System.err.println("demo: no service jar at " + options.jar() + " (build it: ./mvnw -pl service package)");
+            System.exit(2);
+        }
+        System.exit(new Demo(options).play() ? 0 : 1);
+    }
+
+    /** Plays the whole demo; true when every verdict passed. */
+    boolean play() {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path folder = options.output().resolve(stamp);
+        Schedule schedule = schedule();
+        System.out.printf("demo: the full tier, %d client threads, about %d s of load, incidents %s; results in %s%n",
+                options.clients(), schedule.loadDuration().toSeconds(),
+                schedule.faults().stream().map(Fault::name).toList(), folder);
+        Run run = new Run(Tier.KAFKA, options.seed(), schedule, options.clients(), 3, options.jar(), folder, this);
+        Outcome outcome;
+        try (alerts) {
+            outcome = Outcome.judge(run, schedule, run.execute());
+        } catch (RuntimeException e) {
+            // A part that would not start, a port taken: said in one line, with where the logs are.
+            System.err.println("demo: stopped: " + e.getMessage() + " (the logs of every process are in " + folder
+                    + ")");
+            return false;
+        }
+        return books(outcome, folder);
+    }
+
+    /**
+     * The incidents of the post-mortem that are faults, one after another, with the quiet time after
+     * each stretched so the whole load lasts about the minutes asked for. The inflation comes first,
+     * while the hot SKU has plenty left: inflated stock of a SKU that sells out in the probe's
+     * cadence would be sold, which is the bug's harm, not the probe's.
+     */
+    private Schedule schedule() {
+        List<Fault> faults = List.of(new Inflation(catalogue.hot(), catalogue.buckets().get(catalogue.hot()), api,
+                () -> targets.getFirst(), verdicts), Faults.named("redis-failover-fast"),
+                Faults.named("kafka-broker-kill"), Faults.named("postgres-pause"));
+        Duration faultTime = faults.stream().map(Fault::hold).reduce(Duration.ZERO, Duration::plus);
+        Duration left = options.length().minus(Schedule.WARM_UP).minus(faultTime);
+        Duration observe = left.dividedBy(faults.size());
+        if (observe.compareTo(Schedule.OBSERVE_AFTER_HEAL) < 0) {
+            observe = Schedule.OBSERVE_AFTER_HEAL;
+        }
+        return new Schedule(faults, Schedule.WARM_UP, observe, Duration.ZERO);
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        String hash = "{bcrypt}" + new BCryptPasswordEncoder().encode(password);
+        return Map.of("stockguard.security.people.users", "demo:ADMIN:" + hash,
+                "stockguard.alerting.channels[0].name", "demo-receiver",
+                "stockguard.alerting.channels[0].type", "WEBHOOK",
+                "stockguard.alerting.channels[0].url", alerts.url(),
+                // The probe looks at the hot SKU every few seconds, so an inflation is found in the demo's time.
+                "stockguard.reconciliation.hot-interval", "5s",
+                "stockguard.reconciliation.elevated-interval", "2s",
+                "stockguard.reconciliation.watch-list", catalogue.hot());
+    }
+
+    @Override
+    public Catalogue catalogue() {
+        return catalogue;
+    }
+
+    @Override
+    public void loadStarted(Cluster cluster, List<Target> targets, History history) {
+        this.targets = targets;
+        Target first = targets.getFirst();
+        System.out.printf("%n  console   %s/console   login: demo / %s (this run only)%n", first.baseUrl(), password);
+        System.out.printf("  API       %s/swagger-ui.html%n", first.baseUrl());
+        System.out.printf("  catalogue %s (%d units in %d buckets, at most %d per customer) and %d small SKUs%n%n",
+                catalogue.hot(), catalogue.totals().get(catalogue.hot()), catalogue.buckets().get(catalogue.hot()),
+                Catalogue.HOT_LIMIT_PER_CUSTOMER, catalogue.small().size());
+        if (!options.noBrowser()) {
+            Browser.open(first.baseUrl() + "/console");
+        }
+        live = new LiveLine(history, api, first, catalogue.hot());
+        live.start();
+        scripted = Thread.ofPlatform().name("demo-scripted").start(() -> scriptedIncidents(first));
+    }
+
+    @Override
+    public void injecting(Fault fault) {
+        System.out.printf("%n>> incident: %s%n   %s%n   expected: %s%n", fault.name(), fault.description(),
+                expected(fault.name()));
+    }
+
+    @Override
+    public void healed(Fault fault, boolean injected) {
+        System.out.printf(">> healed: %s%s%n", fault.name(), injected ? "" : " (its injection failed)");
+    }
+
+    @Override
+    public void loadEnded() {
+        if (live != null) {
+            live.close();
+        }
+        if (scripted != null) {
+            try {
+                scripted.join(PREHEAT_WAIT_MAX.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        System.out.println("\ndemo: load stopped; reading the final state of both stores...");
+    }
+
+    private static String expected(String fault) {
+        return switch (fault) {
+            case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the probe finds the "
+                    + "regression, the SKU is taken over by the database, no acknowledged order is lost";
+            case "kafka-broker-kill" -> "two of three brokers keep the journal durable: sales go on";
+            case "postgres-pause" -> "the journal builds a backlog while the database is paused, then drains it";
+            case "inflation" -> "the probe measures the exact drift and freezes the SKU; the heal rebases it";
+            default -> "definite answers again soon after the heal";
+        };
+    }
+
+    /**
+     * The incidents that are requests rather than faults, played beside the load: a catalogue of
+     * 1,000 SKUs imported and preheated into Redis under the load, a cancel that arrives before its
+     * reserve, and two orders with the same SKU, quantity and second.
+     */
+    private void scriptedIncidents(Target instance) {
+        try {
+            preheatUnderLoad(instance);
+            earlyCancel(instance);
+            sameContentSameSecond(instance);
+        } catch (RuntimeException e) {
+            verdicts.record("scripted incidents", false, "stopped: " + e);
+        }
+    }
+
+    private void preheatUnderLoad(Target instance) {
+        System.out.printf("%n>> incident: a catalogue of %d SKUs imported and preheated during the peak%n"
+                + "   expected: the import creates every SKU; the preheat loads them into Redis, paced, while sales go on%n",
+                ORDINARY_SKUS);
+        StringBuilder csv = new StringBuilder("sku,total,buckets\n");
+        for (int i = 0; i < ORDINARY_SKUS; i++) {
+            csv.append(String.format("%s%05d,200,2%n", ORDINARY_PREFIX, i));
+        }
+        HttpResponse<String> started = post(instance, "/api/v1/admin/skus:import", csv.toString(), "text/csv");
+        if (started.statusCode() != 202) {
+            verdicts.record("preheat under load", false, "the import answered " + started.statusCode());
+            return;
+        }
+        String location = started.headers().firstValue("Location").orElseThrow();
+        long deadline = System.nanoTime() + PREHEAT_WAIT_MAX.toNanos();
+        Api.Answer job;
+        do {
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            job = api.call(instance.baseUrl(), "GET", location, null, true);
+        } while (job.ok() && "RUNNING".equals(job.text("state")) && System.nanoTime() < deadline);
+        long created = job.ok() ? job.number("created") : 0;
+        Api.Answer preheat;
+        do {
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            preheat = api.call(instance.baseUrl(), "GET", "/api/v1/admin/preheat", null, true);
+        } while (preheat.ok() && "RUNNING".equals(preheat.text("state")) && System.nanoTime() < deadline);
+        long loaded = preheat.ok() ? preheat.number("loaded") + preheat.number("present") : 0;
+        boolean passed = created == ORDINARY_SKUS && loaded >= ORDINARY_SKUS;
+        verdicts.record("preheat under load", passed, created + " SKUs created, " + loaded
+                + " in Redis after the preheat (" + (preheat.ok() ? preheat.text("state") : "unreadable") + ")");
+    }
+
+    private void earlyCancel(Target instance) {
+        System.out.printf("%n>> incident: a cancel that arrives before its reserve%n"
+                + "   expected: the cancel leaves a tombstone; the late reserve is refused ORDER_CANCELLED%n");
+        String order = "demo-early-" + System.nanoTime();
+        Api.Answer cancel = api.call(instance.baseUrl(), "POST", "/api/v1/reservations/" + order + "/cancel", null,
+                false);
+        Api.Answer reserve = api.call(instance.baseUrl(), "POST", "/api/v1/reservations", Map.of("orderId", order,
+                "lines", List.of(Map.of("skuId", ORDINARY_PREFIX + "00001", "qty", 1))), false);
+        boolean passed = cancel.status() == 200 && reserve.status() == 409 && "ORDER_CANCELLED".equals(reserve.code());
+        verdicts.record("cancel before reserve", passed, "cancel " + cancel.status() + ", then reserve "
+                + reserve.status() + " " + reserve.code());
+    }
+
+    private void sameContentSameSecond(Target instance) {
+        System.out.printf("%n>> incident: two customers order the same SKU and quantity in the same second%n"
+                + "   expected: two reservations (the order id is the key, never SKU + quantity + time)%n");
+        List<Integer> statuses = new ArrayList<>();
+        for (String order : List.of("demo-twin-a-" + System.nanoTime(), "demo-twin-b-" + System.nanoTime())) {
+            statuses.add(api.call(instance.baseUrl(), "POST", "/api/v1/reservations", Map.of("orderId", order,
+                    "lines", List.of(Map.of("skuId", ORDINARY_PREFIX + "00002", "qty", 1))), false).status());
+        }
+        verdicts.record("same order, same second", statuses.equals(List.of(201, 201)),
+                "answered " + statuses + " (two reservations)");
+    }
+
+    private HttpResponse<String> post(Target instance, String path, String body, String contentType) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(instance.baseUrl() + path))
+                    .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + Cluster.ADMIN_KEY)
+                    .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Prints the books and every verdict; true when all passed. */
+    private boolean books(Outcome outcome, Path folder) {
+        System.out.println("\n================ the books ================");
+        for (RuleResult rule : outcome.verdict().results()) {
+            System.out.printf("%s %-30s %s%n", rule.passed() ? "PASS" : "FAIL", rule.rule(), rule.summary());
+        }
+        System.out.println("\nincidents:");
+        verdicts.all().forEach(v -> System.out.printf("%s %-24s %s%n", v.passed() ? "PASS" : "FAIL", v.incident(),
+                v.detail()));
+        List<String> received = alerts.received();
+        System.out.printf("%nalerts received by the demo's webhook: %d%n", alerts.count());
+        received.stream().limit(5).forEach(body -> System.out.println("  " + (body.length() > 300
+                ? body.substring(0, 300) + "…" : body)));
+        boolean passed = outcome.passed() && verdicts.allPassed() && !verdicts.all().isEmpty();
+        System.out.printf("%nreport: %s%nverdict: %s%n", folder.resolve("report.html"),
+                passed ? "PASSED: every verdict holds" : "FAILED");
+        return passed;
+    }
+}
