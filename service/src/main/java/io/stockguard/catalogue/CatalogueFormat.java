@@ -5,6 +5,7 @@ import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.reservation.SkuCatalogue;
+import io.stockguard.reservation.SkuTerms;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLimits;
@@ -185,13 +186,8 @@ public enum CatalogueFormat {
             if (buckets != null && (buckets < 1 || buckets > StockLimits.BUCKETS_MAX)) {
                 throw new InvalidRequestException("buckets", "must be between 1 and " + StockLimits.BUCKETS_MAX);
             }
-            Long limit = number(values, "limitPerCustomer");
-            if (limit != null && (limit < 0 || limit > StockLimits.QUANTITY_PER_LINE_MAX)) {
-                throw new InvalidRequestException("limitPerCustomer",
-                        "must be between 1 and " + StockLimits.QUANTITY_PER_LINE_MAX + ", or 0 for no limit");
-            }
             return new StockCommand.Upsert(SkuId.of(sku), total, buckets == null ? null : buckets.intValue(),
-                    number(values, "safetyStock"), caller, limit == null ? null : limit.intValue(),
+                    number(values, "safetyStock"), caller, SkuTerms.limit(number(values, "limitPerCustomer")),
                     number(values, "lowStockThreshold"));
         }
 

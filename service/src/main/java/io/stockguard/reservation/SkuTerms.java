@@ -16,19 +16,29 @@ public record SkuTerms(Integer limitPerCustomer, Long lowStockThreshold) {
     public static final SkuTerms NONE = new SkuTerms(null, null);
 
     public SkuTerms {
-        if (limitPerCustomer != null) {
-            requireLimit(limitPerCustomer);
-        }
-        if (lowStockThreshold != null && (lowStockThreshold < 0 || lowStockThreshold > StockLimits.TOTAL_MAX)) {
-            throw new InvalidRequestException("lowStockThreshold", "must be between 0 and " + StockLimits.TOTAL_MAX);
-        }
+        limit(limitPerCustomer == null ? null : limitPerCustomer.longValue());
+        requireThreshold(lowStockThreshold);
     }
 
-    /** A limit as a setting carries it: 1 or more, or 0 to take the limit away. */
-    static void requireLimit(int limit) {
+    /**
+     * A limit as a request or an import line carries it, checked: null (keep the SKU's), 0 (take
+     * the limit away) or 1 up to the largest quantity of a line.
+     */
+    public static Integer limit(Long limit) {
+        if (limit == null) {
+            return null;
+        }
         if (limit < 0 || limit > StockLimits.QUANTITY_PER_LINE_MAX) {
             throw new InvalidRequestException("limitPerCustomer",
                     "must be between 1 and " + StockLimits.QUANTITY_PER_LINE_MAX + ", or 0 for no limit");
+        }
+        return limit.intValue();
+    }
+
+    /** A low-stock threshold, checked: null (keep the SKU's) or 0 up to the largest total. */
+    static void requireThreshold(Long threshold) {
+        if (threshold != null && (threshold < 0 || threshold > StockLimits.TOTAL_MAX)) {
+            throw new InvalidRequestException("lowStockThreshold", "must be between 0 and " + StockLimits.TOTAL_MAX);
         }
     }
 

@@ -31,10 +31,8 @@ public sealed interface StockCommand {
         }
 
         public Upsert {
-            if (limitPerCustomer != null) {
-                SkuTerms.requireLimit(limitPerCustomer);
-            }
-            new SkuTerms(null, lowStockThreshold);
+            SkuTerms.limit(limitPerCustomer == null ? null : limitPerCustomer.longValue());
+            SkuTerms.requireThreshold(lowStockThreshold);
             Objects.requireNonNull(skuId, "skuId");
             Objects.requireNonNull(caller, "caller");
             requireTotal("total", total);

@@ -8,6 +8,7 @@ import io.stockguard.testing.ConsolePeople;
 import io.stockguard.testing.ConsoleSession;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.RedisOutage;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
@@ -79,10 +80,8 @@ class CustomerLimitIT {
     @ValueSource(booleans = {false, true})
     void redisTiers(boolean kafkaJournal) throws Exception {
         Map<String, String> settings = new HashMap<>(SETTINGS);
-        settings.putAll(Map.of("stockguard.redis.command-timeout", "300ms",
-                "stockguard.redis.breaker.sliding-window-size", "10",
-                "stockguard.redis.breaker.open-for", "1s",
-                "stockguard.redis.takeover.delay", "2s"));
+        settings.putAll(RedisOutage.QUICK_BREAKER);
+        settings.put("stockguard.redis.takeover.delay", "2s");
         try (KafkaCluster kafka = kafkaJournal ? KafkaCluster.start(1) : null;
                 RedisServer redis = RedisServer.start();
                 RunningService service = kafka == null
@@ -230,7 +229,7 @@ class CustomerLimitIT {
         assertThat(owner(service, sku)).isEqualTo("HOT");
 
         redis.kill();
-        Response onDatabase = awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-db"), 300, new Line(sku, 1)));
+        Response onDatabase = RedisOutage.awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-db"), 300, new Line(sku, 1)));
         assertThat(onDatabase.status()).as("%s", onDatabase.body()).isEqualTo(201);
         assertThat(owner(service, sku)).isEqualTo("DATABASE");
         Response overOnDatabase = client.reserveFor(dave, Ids.order("limit-db-over"), 300, new Line(sku, 1));
@@ -242,13 +241,13 @@ class CustomerLimitIT {
             client.reserve(Ids.order("limit-back"), 300, new Line(sku, 1));
             return "HOT".equals(owner(service, sku));
         });
-        Response overOnHot = awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-hot-over"), 300,
+        Response overOnHot = RedisOutage.awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-hot-over"), 300,
                 new Line(sku, 1)));
         assertThat(overOnHot.code()).as("%s", overOnHot.body()).isEqualTo("LIMIT_EXCEEDED");
         assertThat(overOnHot.number("held")).isEqualTo(2);
         // The order reserved on the first hot store, cancelled on the second, frees its unit there.
-        assertThat(awaitAnswer(() -> client.cancel(onHot)).status()).isEqualTo(200);
-        Response again = awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-hot-again"), 300,
+        assertThat(RedisOutage.awaitAnswer(() -> client.cancel(onHot)).status()).isEqualTo(200);
+        Response again = RedisOutage.awaitAnswer(() -> client.reserveFor(dave, Ids.order("limit-hot-again"), 300,
                 new Line(sku, 1)));
         assertThat(again.status()).as("%s", again.body()).isEqualTo(201);
         assertThat(client.reserveFor(dave, Ids.order("limit-hot-last"), 300, new Line(sku, 1)).code())
@@ -267,15 +266,5 @@ class CustomerLimitIT {
 
     private static String owner(RunningService service, String sku) {
         return service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku);
-    }
-
-    /** An answer other than 503: while Redis fails, the SKU changes hands and requests are told to retry. */
-    private static Response awaitAnswer(Callable<Response> ask) {
-        Response[] answer = new Response[1];
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            answer[0] = ask.call();
-            return answer[0].status() != 503;
-        });
-        return answer[0];
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.RedisOutage;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
@@ -55,10 +56,8 @@ class HoldExtensionIT {
     @ValueSource(booleans = {false, true})
     void redisTiers(boolean kafkaJournal) throws Exception {
         Map<String, String> settings = new HashMap<>(SETTINGS);
-        settings.putAll(Map.of("stockguard.redis.command-timeout", "300ms",
-                "stockguard.redis.breaker.sliding-window-size", "10",
-                "stockguard.redis.breaker.open-for", "1s",
-                "stockguard.redis.takeover.delay", "2s"));
+        settings.putAll(RedisOutage.QUICK_BREAKER);
+        settings.put("stockguard.redis.takeover.delay", "2s");
         try (KafkaCluster kafka = kafkaJournal ? KafkaCluster.start(1) : null;
                 RedisServer redis = RedisServer.start();
                 RunningService service = kafka == null
@@ -232,12 +231,12 @@ class HoldExtensionIT {
         Instant hotEnds = Instant.parse(client.extend(onHot, 600).text("expiresAt"));
 
         redis.kill();
-        Response extendedByDatabase = awaitAnswer(() -> client.extend(onDatabase, 900));
+        Response extendedByDatabase = RedisOutage.awaitAnswer(() -> client.extend(onDatabase, 900));
         assertThat(extendedByDatabase.status()).as("%s", extendedByDatabase.body()).isEqualTo(200);
         Instant databaseEnds = Instant.parse(extendedByDatabase.text("expiresAt"));
         assertThat(databaseEnds).isCloseTo(Instant.parse(second.text("createdAt")).plusSeconds(900),
                 within(1, ChronoUnit.MILLIS));
-        Response onHotNow = awaitAnswer(() -> client.extend(onHot, 900));
+        Response onHotNow = RedisOutage.awaitAnswer(() -> client.extend(onHot, 900));
         assertThat(onHotNow.code()).as("%s", onHotNow.body()).isEqualTo("EXTENSION_LIMIT");
         assertThat(Instant.parse(onHotNow.text("expiresAt"))).isEqualTo(hotEnds);
         assertThat(service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku))
@@ -251,7 +250,7 @@ class HoldExtensionIT {
                     sku));
         });
         for (Map.Entry<String, Instant> order : Map.of(onHot, hotEnds, onDatabase, databaseEnds).entrySet()) {
-            Response again = awaitAnswer(() -> client.extend(order.getKey(), 1_800));
+            Response again = RedisOutage.awaitAnswer(() -> client.extend(order.getKey(), 1_800));
             assertThat(again.code()).as("%s: %s", order.getKey(), again.body()).isEqualTo("EXTENSION_LIMIT");
             assertThat(Instant.parse(again.text("expiresAt"))).isEqualTo(order.getValue());
             Response stored = client.reservation(order.getKey());
@@ -262,15 +261,5 @@ class HoldExtensionIT {
         LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
         assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM stock_event WHERE order_id IN (?, ?) "
                 + "AND op = 'EXTEND'", Integer.class, onHot, onDatabase)).isEqualTo(2);
-    }
-
-    /** An answer other than 503: while Redis fails, the SKU changes hands and requests are told to retry. */
-    private static Response awaitAnswer(Callable<Response> ask) {
-        Response[] answer = new Response[1];
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            answer[0] = ask.call();
-            return answer[0].status() != 503;
-        });
-        return answer[0];
     }
 }

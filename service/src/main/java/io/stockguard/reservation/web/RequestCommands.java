@@ -106,18 +106,6 @@ final class RequestCommands {
         return value;
     }
 
-    /** A limit as the request carries it: null keeps the SKU's, 0 takes it away. */
-    static Integer limitPerCustomer(Long limit) {
-        if (limit == null) {
-            return null;
-        }
-        if (limit < 0 || limit > StockLimits.QUANTITY_PER_LINE_MAX) {
-            throw new InvalidRequestException("limitPerCustomer",
-                    "must be between 1 and " + StockLimits.QUANTITY_PER_LINE_MAX + ", or 0 for no limit");
-        }
-        return limit.intValue();
-    }
-
     static Integer bucketCount(Long buckets) {
         if (buckets == null) {
             return null;

@@ -2,6 +2,7 @@ package io.stockguard.reservation.web;
 
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.Reservations;
+import io.stockguard.reservation.SkuTerms;
 import io.stockguard.reservation.StockChangeOutcome;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
@@ -46,7 +47,7 @@ class SkuController {
         SkuId id = SkuId.of(skuId);
         var command = new StockCommand.Upsert(id, RequestCommands.required(body.total(), "total"),
                 RequestCommands.bucketCount(body.buckets()), body.safetyStock(), ReservationController.caller(request),
-                RequestCommands.limitPerCustomer(body.limitPerCustomer()), body.lowStockThreshold());
+                SkuTerms.limit(body.limitPerCustomer()), body.lowStockThreshold());
         Dtos.StockChangeResponse response = respond(reservations.apply(command));
         return response.before() == null
                 ? ResponseEntity.created(URI.create("/api/v1/skus/" + id)).body(response)

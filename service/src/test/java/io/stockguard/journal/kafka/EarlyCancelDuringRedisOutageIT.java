@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
+import io.stockguard.testing.RedisOutage;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
@@ -30,9 +31,7 @@ class EarlyCancelDuringRedisOutageIT {
         try (RedisServer redis = RedisServer.start();
                 KafkaCluster kafka = KafkaCluster.single();
                 RunningService service = RunningService.startFull(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
-                        redis.uri(), kafka.bootstrapServers(), Map.of("stockguard.redis.command-timeout", "300ms",
-                                "stockguard.redis.breaker.sliding-window-size", "10",
-                                "stockguard.redis.breaker.open-for", "1s"))) {
+                        redis.uri(), kafka.bootstrapServers(), RedisOutage.QUICK_BREAKER)) {
             StockGuardClient client = service.client();
             String sku = Ids.sku("early-cancel");
             client.putSku(sku, 10);
@@ -55,21 +54,11 @@ class EarlyCancelDuringRedisOutageIT {
             assertThat(cancelled[0].status()).as("%s", cancelled[0].body()).isEqualTo(200);
             assertThat(cancelled[0].text("state")).isEqualTo("CANCELLED");
 
-            StockGuardClient.Response late = awaitAnswer(() -> client.reserve(order, new Line(sku, 2)));
+            StockGuardClient.Response late = RedisOutage.awaitAnswer(() -> client.reserve(order, new Line(sku, 2)));
             assertThat(late.code()).as("%s", late.body()).isEqualTo("ORDER_CANCELLED");
             assertThat(client.sku(sku).number("reserved")).isEqualTo(1);
             service.awaitJournalApplied(sku);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
         }
-    }
-
-    private static StockGuardClient.Response awaitAnswer(
-            java.util.concurrent.Callable<StockGuardClient.Response> ask) {
-        StockGuardClient.Response[] answer = new StockGuardClient.Response[1];
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            answer[0] = ask.call();
-            return answer[0].status() != 503;
-        });
-        return answer[0];
     }
 }

@@ -7,6 +7,7 @@ import io.stockguard.testing.HotStoreChecks;
 import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.LoadDriver;
+import io.stockguard.testing.RedisOutage;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.RedisServer;
@@ -28,9 +29,7 @@ class RedisFailoverIT {
     void redisKilledUnderLoadFallsBackToTheDatabaseAndIsRebuiltWhenBack() throws Exception {
         try (RedisServer redis = RedisServer.start();
                 RunningService service = RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
-                        redis.uri(), false, Map.of("stockguard.redis.command-timeout", "300ms",
-                                "stockguard.redis.breaker.sliding-window-size", "10",
-                                "stockguard.redis.breaker.open-for", "1s"));
+                        redis.uri(), false, RedisOutage.QUICK_BREAKER);
                 HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
             StockGuardClient client = service.client();
             String sku = Ids.sku("failover");
