@@ -8,6 +8,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -29,6 +32,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    /** A database restart or failover takes seconds; a caller retrying sooner only adds load. */
+    private static final java.time.Duration DATABASE_RETRY_AFTER = java.time.Duration.ofSeconds(1);
 
     @ExceptionHandler(ApiProblemException.class)
     ResponseEntity<Object> apiProblem(ApiProblemException e, NativeWebRequest request) {
@@ -38,6 +43,29 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         }
         long seconds = ApiProblemException.retryAfterSeconds(e.retryAfter());
         return ResponseEntity.status(response.getStatusCode()).header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(response.getBody());
+    }
+
+    /**
+     * The database could not be reached, or did not answer in time. The caller is told to retry
+     * (503 with {@code Retry-After}), never that the service is broken (500): a read changed
+     * nothing ({@code UNAVAILABLE}); a write may have committed before the failure
+     * ({@code OUTCOME_UNKNOWN}), and its order id or request id makes the retry safe either way.
+     */
+    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class,
+            RecoverableDataAccessException.class})
+    ResponseEntity<Object> databaseUnavailable(Exception e, NativeWebRequest request) {
+        log.warn("the database did not serve {}: {}", describe(request), e.toString());
+        HttpServletRequest servletRequest = request.getNativeRequest(HttpServletRequest.class);
+        boolean read = servletRequest != null && ("GET".equals(servletRequest.getMethod())
+                || "HEAD".equals(servletRequest.getMethod()));
+        ResponseEntity<Object> response = read
+                ? respond(ProblemCode.UNAVAILABLE, "the database is not answering; nothing was changed: retry after "
+                        + "the Retry-After delay", Map.of(), request)
+                : respond(ProblemCode.OUTCOME_UNKNOWN, "the database failed during the request; send the same "
+                        + "request again (same order id or request id) to learn the outcome", Map.of(), request);
+        return ResponseEntity.status(response.getStatusCode())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(DATABASE_RETRY_AFTER.toSeconds()))
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(response.getBody());
     }
 

@@ -4,7 +4,14 @@ import io.stockguard.reservation.SkuStockView;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -15,19 +22,34 @@ import java.util.function.LongSupplier;
  * store exists to relieve. Counters and the mode itself always come live from the hot store; only
  * those database-held details may be up to {@link #FRESH} old; a stock change made through this
  * instance, or a mode that no longer matches the live one, has them read again at once.
+ *
+ * <p>When the database is slow or away (paused, failing over) the stock reads of hot SKUs must not
+ * stall with it: the hot store still has every counter. Details older than {@link #FRESH} are
+ * read again on a refresher thread, one read per SKU at a time; a stock read waits at most
+ * {@link #REFRESH_WAIT} for it and otherwise answers with the details it has, however old, while
+ * the refresh goes on. Only a SKU never read before waits for the database.
  */
 final class StoredViews {
 
     static final Duration FRESH = Duration.ofSeconds(1);
+    /** How long a stock read waits for a refresh before it answers with the details it already has. */
+    static final Duration REFRESH_WAIT = Duration.ofMillis(200);
     /** SKUs kept at most; past it the whole map is dropped (a sale reads few SKUs, a crawl many). */
     static final int SKUS_MAX = 10_000;
+    /** Refreshes waiting for a refresher thread at most; past it a read answers with what it has. */
+    private static final int REFRESHES_QUEUED_MAX = 1_000;
+    private static final int REFRESHERS = 2;
+    private static final Duration REFRESHER_IDLE_MAX = Duration.ofSeconds(30);
 
     private record Kept(SkuStockView view, long readAtNanos) {
     }
 
     private final ConcurrentHashMap<SkuId, Kept> kept = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<SkuId, CompletableFuture<Optional<SkuStockView>>> refreshing =
+            new ConcurrentHashMap<>();
     private final Function<SkuId, Optional<SkuStockView>> database;
     private final LongSupplier nanoTime;
+    private final ThreadPoolExecutor refreshers = refreshers();
 
     StoredViews(Function<SkuId, Optional<SkuStockView>> database) {
         this(database, System::nanoTime);
@@ -39,17 +61,64 @@ final class StoredViews {
     }
 
     Optional<SkuStockView> get(SkuId sku) {
-        long now = nanoTime.getAsLong();
         Kept found = kept.get(sku);
-        if (found != null && now - found.readAtNanos() < FRESH.toNanos()) {
+        if (found == null) {
+            // Nothing to answer with meanwhile: this read waits for the database.
+            return remember(sku, database.apply(sku), nanoTime.getAsLong());
+        }
+        if (nanoTime.getAsLong() - found.readAtNanos() < FRESH.toNanos()) {
             return Optional.of(found.view());
         }
-        Optional<SkuStockView> read = database.apply(sku);
+        CompletableFuture<Optional<SkuStockView>> refresh = refresh(sku);
+        if (refresh == null) {
+            return Optional.of(found.view());
+        }
+        try {
+            return refresh.get(REFRESH_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // The database is slow or failing: the details as they were, with live counters, beat a stall.
+            return Optional.of(found.view());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of(found.view());
+        }
+    }
+
+    /** The SKU's refresh under way, or one started now; null when the refreshers are full. */
+    private CompletableFuture<Optional<SkuStockView>> refresh(SkuId sku) {
+        CompletableFuture<Optional<SkuStockView>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<SkuStockView>> running = refreshing.putIfAbsent(sku, mine);
+        if (running != null) {
+            return running;
+        }
+        try {
+            refreshers.execute(() -> {
+                Optional<SkuStockView> read;
+                try {
+                    long startedAt = nanoTime.getAsLong();
+                    read = remember(sku, database.apply(sku), startedAt);
+                } catch (RuntimeException e) {
+                    refreshing.remove(sku, mine);
+                    mine.completeExceptionally(e);
+                    return;
+                }
+                // Out of the map before anyone hears of it, so the next stale read starts a new refresh.
+                refreshing.remove(sku, mine);
+                mine.complete(read);
+            });
+            return mine;
+        } catch (RejectedExecutionException e) {
+            refreshing.remove(sku, mine);
+            return null;
+        }
+    }
+
+    private Optional<SkuStockView> remember(SkuId sku, Optional<SkuStockView> read, long readAtNanos) {
         if (read.isPresent()) {
             if (kept.size() >= SKUS_MAX) {
                 kept.clear();
             }
-            kept.put(sku, new Kept(read.get(), now));
+            kept.put(sku, new Kept(read.get(), readAtNanos));
         } else {
             kept.remove(sku);
         }
@@ -58,5 +127,14 @@ final class StoredViews {
 
     void forget(SkuId sku) {
         kept.remove(sku);
+    }
+
+    private static ThreadPoolExecutor refreshers() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(REFRESHERS, REFRESHERS, REFRESHER_IDLE_MAX.toMillis(),
+                TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(REFRESHES_QUEUED_MAX),
+                Thread.ofPlatform().name("stored-views-refresh-", 0).daemon().factory());
+        // Idle refreshers end, so an instance whose ledger is replaced leaves no thread behind.
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 }

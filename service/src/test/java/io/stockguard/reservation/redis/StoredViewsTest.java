@@ -6,25 +6,42 @@ import io.stockguard.reservation.BucketView;
 import io.stockguard.reservation.SkuStockView;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class StoredViewsTest {
 
     private static final SkuId SKU = SkuId.of("kept");
     private final AtomicLong now = new AtomicLong(1_000);
-    private final List<SkuId> reads = new ArrayList<>();
+    private final List<SkuId> reads = new CopyOnWriteArrayList<>();
 
     private StoredViews views() {
-        return new StoredViews(sku -> {
+        return views(attempt -> { });
+    }
+
+    /**
+     * Views over a database whose n-th read (failed ones counted) gives safety stock n;
+     * {@code before} runs ahead of each read with its number.
+     */
+    private StoredViews views(java.util.function.IntConsumer before) {
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        Function<SkuId, Optional<SkuStockView>> database = sku -> {
+            int attempt = attempts.incrementAndGet();
+            before.accept(attempt);
             reads.add(sku);
             return sku.value().startsWith("missing") ? Optional.empty()
-                    : Optional.of(SkuStockView.of(sku, SkuMode.NORMAL, null, null, null, 0,
+                    : Optional.of(SkuStockView.of(sku, SkuMode.NORMAL, null, null, null, attempt,
                             List.of(new BucketView(0, 5, 0, 0)), null));
-        }, now::get);
+        };
+        return new StoredViews(database, now::get);
     }
 
     @Test
@@ -74,5 +91,64 @@ class StoredViewsTest {
         views.get(SkuId.of("sku-0"));
 
         assertThat(reads).hasSize(StoredViews.SKUS_MAX + 2);
+    }
+
+    @Test
+    void aStaleReadAnswersWithTheDetailsItHasWhileTheDatabaseDoesNot() throws InterruptedException {
+        CountDownLatch databaseBack = new CountDownLatch(1);
+        StoredViews views = views(read -> {
+            if (read == 2) {
+                await(databaseBack);
+            }
+        });
+        views.get(SKU);
+        now.addAndGet(StoredViews.FRESH.toNanos());
+
+        // The database does not answer the refresh: every read meanwhile gets the details it had.
+        for (int i = 0; i < 5; i++) {
+            assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock).isEqualTo(1L);
+        }
+        assertThat(reads).hasSize(1);
+
+        databaseBack.countDown();
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock)
+                        .isEqualTo(2L));
+        assertThat(reads).as("one refresh for all the reads that waited").hasSize(2);
+    }
+
+    @Test
+    void aFailingDatabaseLeavesTheDetailsAsTheyWere() {
+        StoredViews views = views(read -> {
+            if (read == 2) {
+                throw new IllegalStateException("the database is away");
+            }
+        });
+        views.get(SKU);
+        now.addAndGet(StoredViews.FRESH.toNanos());
+
+        assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock).isEqualTo(1L);
+        assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock).isEqualTo(3L);
+    }
+
+    @Test
+    void aSkuNeverReadWaitsForTheDatabase() {
+        StoredViews views = views(read -> {
+            throw new IllegalStateException("the database is away");
+        });
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> views.get(SKU))
+                .hasMessageContaining("the database is away");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never let the database answer");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
