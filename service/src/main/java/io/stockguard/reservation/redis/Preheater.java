@@ -83,25 +83,60 @@ final class Preheater {
         }
     }
 
+    /**
+     * Loads one page, retrying what failed (a whole batch the database or Redis refused, or the
+     * SKUs whose loads timed out on a busy Redis) after a backoff; the page is counted once, with
+     * what still failed after the last attempt. A page of which nothing could be loaded, attempt
+     * after attempt, stops the preheat: Redis is down, not busy.
+     */
     private void loadWithRetries(List<SkuId> page) {
         Duration backoff = BACKOFF_FIRST;
+        List<SkuId> left = page;
+        long loaded = 0;
+        long present = 0;
+        long refused = 0;
+        String lastError = null;
         for (int attempt = 1; ; attempt++) {
             try {
-                loadBatch(page);
-                return;
+                Batch batch = loadBatch(left);
+                loaded += batch.loaded();
+                present += batch.present();
+                refused += batch.refused();
+                left = batch.failed();
+                lastError = batch.error();
             } catch (RuntimeException e) {
-                if (attempt >= ATTEMPTS_PER_BATCH_MAX) {
+                lastError = e.getMessage();
+                if (attempt >= ATTEMPTS_PER_BATCH_MAX && loaded + present == 0) {
                     throw e;
                 }
-                HotStore.PreheatStatus s = status;
-                status = new HotStore.PreheatStatus(s.state(), s.total(), s.loaded(), s.present(), s.failed(),
-                        s.retries() + 1, s.startedAt(), null, e.getMessage());
-                log.warn("preheat batch failed ({}); retrying in {}", e.getMessage(), backoff);
-                LockSupport.parkNanos(backoff.toNanos());
-                backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0
-                        ? settings.retryBackoffMax() : backoff.multipliedBy(2);
             }
+            if (left.isEmpty() || attempt >= ATTEMPTS_PER_BATCH_MAX) {
+                break;
+            }
+            HotStore.PreheatStatus s = status;
+            status = new HotStore.PreheatStatus(s.state(), s.total(), s.loaded(), s.present(), s.failed(),
+                    s.retries() + 1, s.startedAt(), null, lastError);
+            log.warn("preheat: {} SKUs of a batch not loaded ({}); retrying them in {}", left.size(), lastError,
+                    backoff);
+            LockSupport.parkNanos(backoff.toNanos());
+            backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0
+                    ? settings.retryBackoffMax() : backoff.multipliedBy(2);
         }
+        HotStore.PreheatStatus s = status;
+        status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
+                s.present() + present, s.failed() + refused + left.size(), s.retries(), s.startedAt(), null,
+                left.isEmpty() ? s.lastError() : lastError);
+        if (!left.isEmpty() && loaded + present == 0) {
+            throw new RedisGateway.HotStoreUnavailable("no SKU of the batch could be loaded: " + lastError, null);
+        }
+    }
+
+    /**
+     * One attempt at a batch: how many were loaded or already there, the SKUs whose load Redis
+     * failed (worth another attempt), and those it could not take for another reason (a drain
+     * under way: counted as failed, not retried).
+     */
+    private record Batch(long loaded, long present, List<SkuId> failed, long refused, String error) {
     }
 
     /**
@@ -109,9 +144,12 @@ final class Preheater {
      * awaited, and become the hot store's (one transaction for the batch, see
      * {@link OwnershipStore#load}). SKUs the hot store owns already are left as they are.
      */
-    private void loadBatch(List<SkuId> page) {
+    private Batch loadBatch(List<SkuId> page) {
+        List<SkuId> failedInRedis = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<String> error = new java.util.concurrent.atomic.AtomicReference<>();
         // An operator's preheat loads SKUs taken over a moment ago too: it is asked for, not automatic.
         List<OwnershipStore.Loaded> outcomes = owners.load(page, clock.instant(), Duration.ZERO, sources -> {
+            failedInRedis.clear();
             List<CompletableFuture<HotStockLoader.Loaded>> sent = new ArrayList<>();
             sources.forEach(source -> sent.add(loader.send(source)));
             java.util.Set<SkuId> loaded = new java.util.HashSet<>();
@@ -121,20 +159,17 @@ final class Preheater {
                         loaded.add(sources.get(i).skuId());
                     }
                 } catch (RuntimeException e) {
-                    log.warn("preheat of SKU {} failed in Redis: {}", sources.get(i).skuId(), e.getMessage());
+                    failedInRedis.add(sources.get(i).skuId());
+                    error.set(e.getMessage());
+                    log.debug("preheat of SKU {} failed in Redis: {}", sources.get(i).skuId(), e.getMessage());
                 }
             }
             return loaded;
         });
         long loaded = outcomes.stream().filter(OwnershipStore.Loaded::loaded).count();
         long present = outcomes.stream().filter(o -> !o.loaded() && o.found() instanceof Ownership.Hot).count();
-        long failed = outcomes.size() - loaded - present;
-        HotStore.PreheatStatus s = status;
-        status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,
-                s.present() + present, s.failed() + failed, s.retries(), s.startedAt(), null, s.lastError());
-        if (failed > 0 && loaded == 0) {
-            throw new RedisGateway.HotStoreUnavailable("no SKU of the batch could be loaded", null);
-        }
+        long refused = outcomes.size() - loaded - present - failedInRedis.size();
+        return new Batch(loaded, present, List.copyOf(failedInRedis), refused, error.get());
     }
 
     private void finish(String state, String error) {
