@@ -16,12 +16,16 @@ import org.springframework.stereotype.Component;
  * and alert rules: a count of mode changes says a SKU was frozen, not that it still is hours later.
  * Counted in the database at most once per {@link #REFRESH}, however often it is scraped (several
  * Prometheus servers scraping every instance would otherwise count the SKU table many times a
- * second); when the database cannot answer, the last count stands.
+ * second); when the database cannot answer, the last count stands. The count runs on a thread of
+ * its own and a scrape waits for it at most {@link #COUNT_WAIT}: a stalled database must not stall
+ * the scrape, which also carries the metrics that tell of the stall (the journal's backlog).
  */
 @Component
 class SkuModeGauges {
 
     static final Duration REFRESH = Duration.ofSeconds(15);
+    /** How long a scrape waits for a count under way before it shows the last one. */
+    static final Duration COUNT_WAIT = Duration.ofMillis(200);
     private static final Logger log = LoggerFactory.getLogger(SkuModeGauges.class);
 
     private final SkuModeStore store;
@@ -29,6 +33,9 @@ class SkuModeGauges {
     private Map<SkuMode, Long> counts = Map.of();
     private long countedAt;
     private boolean counted;
+    private java.util.concurrent.CompletableFuture<Void> counting;
+    private final java.util.concurrent.ExecutorService counter = java.util.concurrent.Executors
+            .newSingleThreadExecutor(Thread.ofPlatform().name("stockguard-mode-count").daemon().factory());
 
     @Autowired
     SkuModeGauges(SkuModeStore store, MeterRegistry meters) {
@@ -47,17 +54,39 @@ class SkuModeGauges {
         }
     }
 
-    synchronized double skus(SkuMode mode) {
-        long now = nanoTime.getAsLong();
-        if (!counted || now - countedAt >= REFRESH.toNanos()) {
+    double skus(SkuMode mode) {
+        java.util.concurrent.CompletableFuture<Void> count;
+        synchronized (this) {
+            long now = nanoTime.getAsLong();
+            if ((!counted || now - countedAt >= REFRESH.toNanos()) && (counting == null || counting.isDone())) {
+                counting = java.util.concurrent.CompletableFuture.runAsync(() -> count(now), counter);
+            }
+            count = counting;
+        }
+        if (count != null && !count.isDone()) {
             try {
-                counts = Map.copyOf(store.skusOutOfNormal());
-                counted = true;
-                countedAt = now;
-            } catch (RuntimeException e) {
-                log.debug("SKU modes not counted; the last count stands: {}", e.toString());
+                count.get(COUNT_WAIT.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // The database is slow or away: the last count stands.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
-        return counted ? counts.getOrDefault(mode, 0L) : Double.NaN;
+        synchronized (this) {
+            return counted ? counts.getOrDefault(mode, 0L) : Double.NaN;
+        }
+    }
+
+    private void count(long startedAt) {
+        try {
+            Map<SkuMode, Long> found = Map.copyOf(store.skusOutOfNormal());
+            synchronized (this) {
+                counts = found;
+                counted = true;
+                countedAt = startedAt;
+            }
+        } catch (RuntimeException e) {
+            log.debug("SKU modes not counted; the last count stands: {}", e.toString());
+        }
     }
 }

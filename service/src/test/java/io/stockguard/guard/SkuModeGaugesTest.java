@@ -26,6 +26,9 @@ class SkuModeGaugesTest {
             if (answer instanceof RuntimeException failure) {
                 throw failure;
             }
+            if (answer instanceof java.util.function.Supplier<?> slow) {
+                return slow.get();
+            }
             return answer;
         });
         new SkuModeGauges(store, meters, clock::get);
@@ -71,5 +74,30 @@ class SkuModeGaugesTest {
         clock.addAndGet(SkuModeGauges.REFRESH.toNanos());
         assertThat(gauge(SkuMode.THROTTLED)).as("kept, and asked again").isEqualTo(4);
         assertThat(reads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aScrapeShowsTheLastCountWhileTheDatabaseIsStalledAndTheNewOneOnceItAnswers() {
+        java.util.concurrent.CountDownLatch databaseBack = new java.util.concurrent.CountDownLatch(1);
+        answers.add(Map.of(SkuMode.FROZEN, 1L));
+        answers.add((java.util.function.Supplier<Map<SkuMode, Long>>) () -> {
+            try {
+                databaseBack.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Map.of(SkuMode.FROZEN, 2L);
+        });
+        assertThat(gauge(SkuMode.FROZEN)).isEqualTo(1);
+        clock.addAndGet(SkuModeGauges.REFRESH.toNanos());
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(gauge(SkuMode.FROZEN)).as("the database has not answered yet").isEqualTo(1);
+        }
+        assertThat(reads.get()).as("one count under way, not one per scrape").isEqualTo(2);
+
+        databaseBack.countDown();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                .until(() -> gauge(SkuMode.FROZEN) == 2);
     }
 }

@@ -36,7 +36,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the full tier's journal ({@code stockguard.journal=kafka}). */
@@ -160,8 +159,8 @@ class KafkaJournalConfiguration {
 
     @Bean
     JournalProgress kafkaProgress(Admin kafkaAdmin, EventPartitions eventPartitions, KafkaProperties properties,
-            TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
+            MeterRegistry meters, ApplicationEventPublisher events) {
         return new KafkaProgress(kafkaAdmin, eventPartitions, properties.writer().groupId(), properties.backlog(),
-                scheduler, meters, events);
+                meters, events);
     }
 }

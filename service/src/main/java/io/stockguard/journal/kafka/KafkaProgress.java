@@ -22,7 +22,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
  * How far the database writers are behind Kafka: per partition, the log end offset minus the
@@ -45,9 +44,14 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
     private final BacklogThrottle throttle;
     private final ApplicationEventPublisher events;
 
+    /**
+     * The backlog is measured on a thread of its own: the shared scheduler's threads all wait on a
+     * paused database (its sweeps query it), and the backlog the pause builds would be noticed
+     * only once the database was back, too late to throttle anything (seen in the demo).
+     */
     KafkaProgress(Admin admin, EventPartitions partitions, String groupId, KafkaProperties.Backlog settings,
-            TaskScheduler scheduler, MeterRegistry meters, ApplicationEventPublisher events) {
-        super(scheduler, settings.checkInterval());
+            MeterRegistry meters, ApplicationEventPublisher events) {
+        super("stockguard-journal-backlog", settings.checkInterval());
         this.admin = admin;
         this.partitions = partitions;
         this.groupId = groupId;

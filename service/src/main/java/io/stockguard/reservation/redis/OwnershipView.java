@@ -11,8 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * This instance's view of who owns each SKU: read from the database on first use, then kept
@@ -36,17 +34,10 @@ final class OwnershipView extends PeriodicWork {
     /** Each SKU's ownership with the number of the change that made it: a newer number always wins. */
     private final Map<SkuId, OwnershipStore.Change> owners = new ConcurrentHashMap<>();
     private volatile OwnershipStore.Position position;
-    /** The view's own thread, when it has one: stopped with it. */
-    private final ThreadPoolTaskScheduler ownThread;
 
-    OwnershipView(OwnershipStore store, TaskScheduler scheduler) {
-        this(store, scheduler, null);
-    }
-
-    private OwnershipView(OwnershipStore store, TaskScheduler scheduler, ThreadPoolTaskScheduler ownThread) {
-        super(scheduler, REFRESH_INTERVAL);
+    private OwnershipView(OwnershipStore store, String threadName) {
+        super(threadName, REFRESH_INTERVAL);
         this.store = store;
-        this.ownThread = ownThread;
     }
 
     /**
@@ -57,20 +48,7 @@ final class OwnershipView extends PeriodicWork {
      * nothing else can hold the view back.
      */
     static OwnershipView onItsOwnThread(OwnershipStore store) {
-        ThreadPoolTaskScheduler thread = new ThreadPoolTaskScheduler();
-        thread.setPoolSize(1);
-        thread.setThreadNamePrefix("stockguard-ownership-");
-        thread.setDaemon(true);
-        thread.initialize();
-        return new OwnershipView(store, thread, thread);
-    }
-
-    @Override
-    public void stop() {
-        super.stop();
-        if (ownThread != null) {
-            ownThread.shutdown();
-        }
+        return new OwnershipView(store, "stockguard-ownership");
     }
 
     /** The SKU's ownership as this instance knows it; empty for a SKU the database does not have. */

@@ -1,6 +1,7 @@
 package io.stockguard.journal.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.HotStoreChecks;
 import io.stockguard.testing.Ids;
@@ -27,6 +28,8 @@ class KafkaFailuresIT {
 
     private static final long SUPPLY = 1_000_000;
     private static final int CLIENTS = 12;
+    /** How long the stalled database holds every byte: longer than the degrade may take to be declared. */
+    private static final Duration STALL = Duration.ofSeconds(12);
 
     @Test
     void withEveryBrokerDownForTenSecondsReservationsGoOnThroughTheDatabaseJournal() throws Exception {
@@ -130,6 +133,50 @@ class KafkaFailuresIT {
                 assertThat(throttled).as("429 THROTTLED while the backlog was over its threshold").isPositive();
                 assertThat(load.serverErrors()).as("5xx of %d requests", load.requests())
                         .isLessThanOrEqualTo(load.requests() / 50);
+            }
+            assertConsistent(service, hot, sku, load);
+        }
+    }
+
+    /**
+     * A database that stalls (paused, not gone: connections stay open and nothing answers) holds
+     * every sweep that queries it, and with them the shared scheduler's threads. The backlog must
+     * still be measured and the degrade declared while the stall lasts, not once it is over.
+     */
+    @Test
+    void aStalledDatabaseHasItsBacklogDeclaredWhileTheStallLasts() throws Exception {
+        TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
+        int port = Integer.parseInt(direct.jdbcUrl().replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
+        try (TcpProxy proxy = TcpProxy.to(port);
+                RedisServer redis = RedisServer.start();
+                KafkaCluster kafka = KafkaCluster.single();
+                RunningService service = RunningService.startFull(new TestDatabase(direct.kind(),
+                        direct.jdbcUrl().replace(":" + port + "/", ":" + proxy.port() + "/"), direct.username(),
+                        direct.password()), redis.uri(), kafka.bootstrapServers(), Map.of(
+                                "stockguard.kafka.backlog.degrade-above", "100",
+                                "stockguard.kafka.backlog.recover-below", "20"));
+                HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
+            String sku = Ids.sku("db-stalled");
+            service.client().putSku(sku, SUPPLY);
+            LoadDriver load = new LoadDriver(service.client(), sku, CLIENTS);
+            try (load) {
+                long start = System.nanoTime();
+                awaitProgress(load, start, 3, 200);
+                proxy.delay(STALL);
+                long stalledAt = System.nanoTime();
+                try {
+                    await().atMost(STALL.minusSeconds(2)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> service.metric("stockguard_journal_backlogged", "") == 1);
+                    assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).as("declared during the stall")
+                            .isLessThan(STALL);
+                } finally {
+                    proxy.delay(Duration.ZERO);
+                }
+                Progress.awaitWhileShrinking("the journal backlog to fall below its recovery threshold",
+                        () -> service.metric("stockguard_journal_backlogged", "") == 0,
+                        () -> (long) service.metric("stockguard_journal_backlog", ""), Duration.ofSeconds(60));
+                load.stop();
+                report("database stalled " + STALL.toSeconds() + " s", load, start);
             }
             assertConsistent(service, hot, sku, load);
         }
