@@ -43,6 +43,11 @@ public final class Demo implements Stage {
     private static final int ORDINARY_SKUS = 1_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration PREHEAT_WAIT_MAX = Duration.ofMinutes(2);
+    /** Watchers finish within their own bounds; this only keeps a stuck one from holding the books. */
+    private static final Duration WATCH_JOIN_MAX = Duration.ofMinutes(3);
+    /** The backlog (events Kafka holds that the database has not applied) above which the demo's service degrades. */
+    static final int BACKLOG_DEGRADE_ABOVE = 500;
+    static final int BACKLOG_RECOVER_BELOW = 100;
 
     private final DemoOptions options;
     private final Catalogue catalogue = Catalogue.demo();
@@ -50,12 +55,34 @@ public final class Demo implements Stage {
     private final Verdicts verdicts = new Verdicts();
     private final AlertReceiver alerts = AlertReceiver.start();
     private final String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(9));
+    private final PeakTraffic traffic;
+    private final Schedule schedule;
     private List<Target> targets = List.of();
+    private History history;
+    private long loadStartedNanos;
+    private long loadStartedMillis;
+    private long loadEndedMillis;
+    private volatile long pauseFromMillis = -1;
+    private volatile long pauseUntilMillis = -1;
     private LiveLine live;
     private Thread scripted;
+    private FailoverWatch failover;
+    private Thread failoverVerdict;
+    private BacklogWatch backlog;
 
     Demo(DemoOptions options) {
         this.options = options;
+        this.traffic = new PeakTraffic(midnight(options.length()), options.clients());
+        this.schedule = schedule();
+    }
+
+    /** Before midnight: a twentieth of the run, between the checker's warm-up and half a minute. */
+    private static Duration midnight(Duration length) {
+        return clamp(length.dividedBy(20), Schedule.WARM_UP, Duration.ofSeconds(30));
+    }
+
+    private static Duration clamp(Duration value, Duration min, Duration max) {
+        return value.compareTo(min) < 0 ? min : value.compareTo(max) > 0 ? max : value;
     }
 
     public static void main(String[] arguments) {
@@ -78,7 +105,6 @@ public final class Demo implements Stage {
     boolean play() {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path folder = options.output().resolve(stamp);
-        Schedule schedule = schedule();
         System.out.printf("demo: the full tier, %d client threads, about %d s of load, incidents %s; results in %s%n",
                 options.clients(), schedule.loadDuration().toSeconds(),
                 schedule.faults().stream().map(Fault::name).toList(), folder);
@@ -97,21 +123,30 @@ public final class Demo implements Stage {
 
     /**
      * The incidents of the post-mortem that are faults, one after another, with the quiet time after
-     * each stretched so the whole load lasts about the minutes asked for. The inflation comes first,
-     * while the hot SKU has plenty left: inflated stock of a SKU that sells out in the probe's
-     * cadence would be sold, which is the bug's harm, not the probe's.
+     * each stretched so the whole load lasts about the minutes asked for. The first comes a while
+     * after midnight, so the spike is seen clean (the checker holds that stretch to no fallback at
+     * all). The inflation comes first, while the hot SKU has plenty left: inflated stock of a SKU
+     * that sells out in the probe's cadence would be sold, which is the bug's harm, not the
+     * probe's. The failover comes in the second wave, where the post-mortem had it.
      */
     private Schedule schedule() {
         List<Fault> faults = List.of(new Inflation(catalogue.hot(), catalogue.buckets().get(catalogue.hot()), api,
                 () -> targets.getFirst(), verdicts), Faults.named("redis-failover-fast"),
                 Faults.named("kafka-broker-kill"), Faults.named("postgres-pause"));
+        Duration firstFault = traffic.midnight().plus(clamp(options.length().dividedBy(20), Duration.ofSeconds(6),
+                Duration.ofSeconds(30)));
         Duration faultTime = faults.stream().map(Fault::hold).reduce(Duration.ZERO, Duration::plus);
-        Duration left = options.length().minus(Schedule.WARM_UP).minus(faultTime);
+        Duration left = options.length().minus(firstFault).minus(faultTime);
         Duration observe = left.dividedBy(faults.size());
         if (observe.compareTo(Schedule.OBSERVE_AFTER_HEAL) < 0) {
             observe = Schedule.OBSERVE_AFTER_HEAL;
         }
-        return new Schedule(faults, Schedule.WARM_UP, observe, Duration.ZERO);
+        return new Schedule(faults, firstFault, observe, Duration.ZERO);
+    }
+
+    @Override
+    public io.stockguard.chaos.workload.Traffic traffic() {
+        return traffic;
     }
 
     @Override
@@ -124,7 +159,10 @@ public final class Demo implements Stage {
                 // The probe looks at the hot SKU every few seconds, so an inflation is found in the demo's time.
                 "stockguard.reconciliation.hot-interval", "5s",
                 "stockguard.reconciliation.elevated-interval", "2s",
-                "stockguard.reconciliation.watch-list", catalogue.hot());
+                "stockguard.reconciliation.watch-list", catalogue.hot(),
+                // Low enough that the database pause builds a backlog past it in seconds, so the degrade is seen.
+                "stockguard.kafka.backlog.degrade-above", Integer.toString(BACKLOG_DEGRADE_ABOVE),
+                "stockguard.kafka.backlog.recover-below", Integer.toString(BACKLOG_RECOVER_BELOW));
     }
 
     @Override
@@ -134,7 +172,12 @@ public final class Demo implements Stage {
 
     @Override
     public void loadStarted(Cluster cluster, List<Target> targets, History history) {
+        this.loadStartedNanos = System.nanoTime();
         this.targets = targets;
+        this.history = history;
+        this.loadStartedMillis = history.millis();
+        this.failover = new FailoverWatch(api, targets, verdicts);
+        this.backlog = new BacklogWatch(api, targets, verdicts);
         Target first = targets.getFirst();
         System.out.printf("%n  console   %s/console   login: demo / %s (this run only)%n", first.baseUrl(), password);
         System.out.printf("  API       %s/swagger-ui.html%n", first.baseUrl());
@@ -144,43 +187,89 @@ public final class Demo implements Stage {
         if (!options.noBrowser()) {
             Browser.open(first.baseUrl() + "/console");
         }
-        live = new LiveLine(history, api, first, catalogue.hot());
+        live = new LiveLine(history, api, first, catalogue.hot(), () -> traffic.at(sinceLoadStarted()));
         live.start();
         scripted = Thread.ofPlatform().name("demo-scripted").start(() -> scriptedIncidents(first));
+    }
+
+    private Duration sinceLoadStarted() {
+        return Duration.ofNanos(System.nanoTime() - loadStartedNanos);
     }
 
     @Override
     public void injecting(Fault fault) {
         System.out.printf("%n>> incident: %s%n   %s%n   expected: %s%n", fault.name(), fault.description(),
                 expected(fault.name()));
+        switch (fault.name()) {
+            case "redis-failover-fast" -> failover.before();
+            case "postgres-pause" -> {
+                pauseFromMillis = history.millis();
+                traffic.ordersGoOn(true);
+                backlog.start();
+            }
+            default -> {
+            }
+        }
     }
 
     @Override
     public void healed(Fault fault, boolean injected) {
         System.out.printf(">> healed: %s%s%n", fault.name(), injected ? "" : " (its injection failed)");
+        switch (fault.name()) {
+            case "inflation" -> placeSecondWave();
+            case "redis-failover-fast" -> failoverVerdict = Thread.ofPlatform().name("demo-failover-watch").daemon()
+                    .start(failover::verify);
+            case "postgres-pause" -> {
+                traffic.ordersGoOn(false);
+                pauseUntilMillis = history.millis();
+                backlog.healed();
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * The second wave rises before the failover (the next fault, one quiet time from now) and lasts
+     * as long again after it: the post-mortem's failover came under the second wave's queries.
+     */
+    private void placeSecondWave() {
+        Duration lead = clamp(schedule.observeAfterHeal().dividedBy(2), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        Duration failoverAt = sinceLoadStarted().plus(schedule.observeAfterHeal());
+        traffic.secondWave(failoverAt.minus(lead), failoverAt.plus(lead));
     }
 
     @Override
     public void loadEnded() {
+        loadEndedMillis = history == null ? 0 : history.millis();
         if (live != null) {
             live.close();
         }
-        if (scripted != null) {
-            try {
+        try {
+            if (scripted != null) {
                 scripted.join(PREHEAT_WAIT_MAX.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+            if (failoverVerdict != null) {
+                failoverVerdict.join(WATCH_JOIN_MAX);
+            }
+            if (backlog != null) {
+                backlog.join(WATCH_JOIN_MAX);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         System.out.println("\ndemo: load stopped; reading the final state of both stores...");
     }
 
     private static String expected(String fault) {
         return switch (fault) {
-            case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the probe finds the "
-                    + "regression, the SKU is taken over by the database, no acknowledged order is lost";
+            case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the service finds "
+                    + "the regression, the SKUs it touched are taken over by the database and reloaded from it, no "
+                    + "acknowledged order is lost";
             case "kafka-broker-kill" -> "two of three brokers keep the journal durable: sales go on";
-            case "postgres-pause" -> "the journal builds a backlog while the database is paused, then drains it";
+            case "postgres-pause" -> "sales go on into Kafka and stock pages still answer from Redis; the backlog "
+                    + "passes " + BACKLOG_DEGRADE_ABOVE + " events and the service declares the degrade (reservations "
+                    + "throttled), then drains it and lifts it once the database is back";
             case "inflation" -> "the probe measures the exact drift and freezes the SKU; the heal rebases it";
             default -> "definite answers again soon after the heal";
         };
@@ -272,11 +361,38 @@ public final class Demo implements Stage {
         }
     }
 
+    /** The load's stretches in history time: before midnight, the spike before the first fault, the second wave, the rest. */
+    private Map<String, long[]> stretches() {
+        Map<String, long[]> stretches = new java.util.LinkedHashMap<>();
+        long midnight = loadStartedMillis + traffic.midnight().toMillis();
+        stretches.put(PeakTraffic.BEFORE_MIDNIGHT.name(), new long[] {loadStartedMillis, midnight});
+        stretches.put(PeakTraffic.MIDNIGHT.name(), new long[] {midnight,
+                loadStartedMillis + schedule.warmUp().toMillis()});
+        if (traffic.waveFrom() != null) {
+            long waveUntil = Math.min(loadEndedMillis, loadStartedMillis + traffic.waveUntil().toMillis());
+            stretches.put(PeakTraffic.SECOND_WAVE.name(), new long[] {loadStartedMillis
+                    + traffic.waveFrom().toMillis(), waveUntil});
+            stretches.put(PeakTraffic.TAIL.name(), new long[] {waveUntil, loadEndedMillis});
+        }
+        if (pauseFromMillis >= 0 && pauseUntilMillis >= 0) {
+            stretches.put("database paused", new long[] {pauseFromMillis, pauseUntilMillis});
+        }
+        return stretches;
+    }
+
     /** Prints the books and every verdict; true when all passed. */
     private boolean books(Outcome outcome, Path folder) {
         System.out.println("\n================ the books ================");
         for (RuleResult rule : outcome.verdict().results()) {
             System.out.printf("%s %-30s %s%n", rule.passed() ? "PASS" : "FAIL", rule.rule(), rule.summary());
+        }
+        if (history != null) {
+            System.out.println("\nper SKU, at the end (in brackets: what the order services were told)");
+            System.out.print(Books.render(Books.of(history)));
+            long letters = Books.deadLetters(folder);
+            System.out.printf("dead letters: %s%n", letters < 0 ? "not read" : letters);
+            System.out.println("\nthe traffic");
+            System.out.print(Books.traffic(history, stretches()));
         }
         System.out.println("\nincidents:");
         verdicts.all().forEach(v -> System.out.printf("%s %-24s %s%n", v.passed() ? "PASS" : "FAIL", v.incident(),

@@ -4,10 +4,12 @@ import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.history.Op;
 import io.stockguard.chaos.workload.Api;
 import io.stockguard.chaos.workload.Target;
+import io.stockguard.chaos.workload.Traffic;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,8 @@ final class LiveLine implements AutoCloseable {
     private final Api api;
     private final Target instance;
     private final String hotSku;
+    private final java.util.function.Supplier<Traffic.Phase> phase;
+    private Traffic.Phase shown;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "demo-live-line");
         thread.setDaemon(true);
@@ -32,7 +36,8 @@ final class LiveLine implements AutoCloseable {
     });
     private int seen;
 
-    LiveLine(History history, Api api, Target instance, String hotSku) {
+    LiveLine(History history, Api api, Target instance, String hotSku, java.util.function.Supplier<Traffic.Phase> phase) {
+        this.phase = phase;
         this.history = history;
         this.api = api;
         this.instance = instance;
@@ -40,7 +45,17 @@ final class LiveLine implements AutoCloseable {
     }
 
     void start() {
+        timer.scheduleAtFixedRate(this::announce, 0, 1, TimeUnit.SECONDS);
         timer.scheduleAtFixedRate(this::print, EVERY_SECONDS, EVERY_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Tells the person watching when the traffic changes shape, within a second of it. */
+    private void announce() {
+        Traffic.Phase now = phase.get();
+        if (now != shown) {
+            shown = now;
+            System.out.printf("%n== %s: %s%n", now.name(), PeakTraffic.describe(now));
+        }
     }
 
     private void print() {
@@ -85,8 +100,8 @@ final class LiveLine implements AutoCloseable {
         Api.Answer hot = api.call(instance.baseUrl(), "GET", "/api/v1/skus/" + hotSku, null, false);
         String stock = hot.ok() ? hotSku + " " + hot.number("available") + " left, " + hot.number("sold") + " sold, "
                 + hot.text("mode") : hotSku + " unreadable (" + hot.status() + ")";
-        return String.format("  [live] %5.0f req/s  p99 %4d ms | reservations %d ok, %d refused | %s | drift %s | "
-                + "journal backlog %s", latencies.size() / (double) EVERY_SECONDS, p99, sold, refused, stock, drift(),
+        return String.format("  [live] %-15s %5.0f req/s  p99 %4d ms | reservations %d ok, %d refused | %s | drift %s | "
+                + "journal backlog %s", shown == null ? "" : shown.name(), latencies.size() / (double) EVERY_SECONDS, p99, sold, refused, stock, drift(),
                 backlog());
     }
 
@@ -103,11 +118,8 @@ final class LiveLine implements AutoCloseable {
 
     /** Events Kafka holds that the database has not applied, as the instance reports it. */
     private String backlog() {
-        return api.metrics(instance.baseUrl()).flatMap(text -> text.lines()
-                        .filter(line -> line.startsWith("stockguard_journal_backlog ")
-                                || line.startsWith("stockguard_journal_backlog{"))
-                        .map(line -> line.substring(line.lastIndexOf(' ') + 1)).findFirst())
-                .map(value -> String.format("%.0f", Double.parseDouble(value))).orElse("?");
+        OptionalDouble events = Scrape.sum(api, List.of(instance), "stockguard_journal_backlog");
+        return events.isPresent() ? String.format("%.0f", events.getAsDouble()) : "?";
     }
 
     @Override

@@ -60,7 +60,7 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
             Catalogue catalogue = stage.catalogue();
             Workload workload = new Workload(targets, api, REQUEST_TIMEOUT, history, catalogue);
             workload.createCatalogue();
-            workload.start(clients, seed);
+            workload.start(clients, seed, stage.traffic());
             stage.loadStarted(cluster, targets, history);
             FinalReads reads = new FinalReads(targets, api, history, catalogue, tier.hasRedis(), folder);
             try {

@@ -5,6 +5,7 @@ import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.nemesis.Fault;
 import io.stockguard.chaos.workload.Catalogue;
 import io.stockguard.chaos.workload.Target;
+import io.stockguard.chaos.workload.Traffic;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +26,11 @@ public interface Stage {
 
     default Catalogue catalogue() {
         return Catalogue.standard();
+    }
+
+    /** The load's shape over the run. */
+    default Traffic traffic() {
+        return Traffic.STEADY;
     }
 
     /** The cluster is up, the catalogue made and the clients loading it. */

@@ -40,6 +40,10 @@ final class Client implements Runnable {
     private static final long LONG_TTL_SECONDS = 3_600;
     private static final int EXTENDED_HOLD_MIN_SECONDS = 20;
     private static final int EXTENDED_HOLD_SPREAD_SECONDS = 40;
+    /** Keeps a shopper thread's random choices apart from those of the order service of its number. */
+    private static final int SHOPPER_SEED_OFFSET = 500;
+    /** How often an idle shopper thread looks whether its phase has come. */
+    private static final Duration SHOPPER_IDLE = Duration.ofMillis(200);
 
     private final String process;
     private final Random random;
@@ -57,18 +61,24 @@ final class Client implements Runnable {
     private final Map<String, String> orders = new LinkedHashMap<>();
 
     private final long startNanos;
+    private final Traffic traffic;
+    /** A stream of shoppers doing what the phase says (see {@link Traffic.Shoppers}); not an order service. */
+    private final boolean shopper;
+    private Traffic.Phase phase = Traffic.Phase.STEADY;
 
     Client(int id, long seed, List<Target> instances, Api api, JavaClientCalls javaClient, History history,
-            Catalogue catalogue, long startNanos) {
+            Catalogue catalogue, long startNanos, Traffic traffic, boolean shopper) {
         this.startNanos = startNanos;
-        this.process = "c" + id + (javaClient == null ? "" : "-java");
+        this.traffic = traffic;
+        this.shopper = shopper;
+        this.process = (shopper ? "cs" : "c") + id + (javaClient == null ? "" : "-java");
         this.javaClient = javaClient;
-        this.random = new Random(seed * 1_000 + id);
+        this.random = new Random(seed * 1_000 + id + (shopper ? SHOPPER_SEED_OFFSET : 0));
         this.instances = instances;
         this.api = api;
         this.history = history;
         this.catalogue = catalogue;
-        this.orderPrefix = "o" + seed + "-" + id + "-";
+        this.orderPrefix = "o" + seed + "-" + (shopper ? "s" : "") + id + "-";
         this.instanceTurn = id;
     }
 
@@ -79,8 +89,30 @@ final class Client implements Runnable {
     @Override
     public void run() {
         while (!stopping) {
-            step(random.nextInt(1_000));
+            phase = traffic.at(Duration.ofNanos(System.nanoTime() - startNanos));
+            if (shopper) {
+                switch (phase.shoppers()) {
+                    case QUERY -> readSku(queriedSku());
+                    case ORDER -> reserve(newOrder());
+                    case IDLE -> LockSupport.parkNanos(SHOPPER_IDLE.toNanos());
+                }
+                continue;
+            }
+            if (phase.queryPerMille() > 0 && random.nextInt(1_000) < phase.queryPerMille()) {
+                readSku(queriedSku());
+            } else {
+                step(random.nextInt(1_000));
+            }
+            if (phase.think().isPositive()) {
+                LockSupport.parkNanos(phase.think().toNanos());
+            }
         }
+    }
+
+    /** A stock query of the phase: the hot SKU's page, or one of the others. */
+    private String queriedSku() {
+        return random.nextInt(1_000) < phase.hotPerMille() ? catalogue.hot()
+                : catalogue.small().get(random.nextInt(catalogue.small().size()));
     }
 
     private void step(int roll) {
@@ -130,7 +162,7 @@ final class Client implements Runnable {
 
     private void reserve(String order) {
         List<Op.Line> lines = new ArrayList<>();
-        if (random.nextInt(10) < 7) {
+        if (random.nextInt(1_000) < phase.hotPerMille()) {
             lines.add(new Op.Line(catalogue.hot(), 1 + random.nextInt(2)));
         } else {
             List<String> small = new ArrayList<>(catalogue.small());

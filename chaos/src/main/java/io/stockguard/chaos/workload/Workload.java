@@ -59,14 +59,20 @@ public final class Workload {
         }
     }
 
-    public void start(int clientCount, long seed) {
+    /** Starts {@code clientCount} order services, and the traffic's shopper threads, in its shape. */
+    public void start(int clientCount, long seed, Traffic traffic) {
         long startNanos = System.nanoTime();
         for (int i = 0; i < clientCount; i++) {
             // Every other order service uses the Java client, so both ways of calling meet every fault.
             Client client = new Client(i, seed, instances, api, i % 2 == 1 ? javaClient : null, history, catalogue,
-                    startNanos);
+                    startNanos, traffic, false);
             clients.add(client);
             threads.add(Thread.ofPlatform().name("chaos-client-" + i).start(client));
+        }
+        for (int i = 0; i < traffic.shopperThreads(); i++) {
+            Client shopper = new Client(i, seed, instances, api, null, history, catalogue, startNanos, traffic, true);
+            clients.add(shopper);
+            threads.add(Thread.ofPlatform().name("chaos-shoppers-" + i).start(shopper));
         }
     }
 
