@@ -81,6 +81,10 @@ final class Books {
                     line.oversold(), line.drift() == null ? "?" : line.drift().toString(),
                     line.balanced() ? "" : "  <- look"));
         }
+        if (lines.stream().anyMatch(line -> line.reserved() != line.heldByOrders())) {
+            text.append("(held: the orders last read as RESERVED; a hold that expired between that read and the SKU's\n"
+                    + " makes the two differ, which the bank rule allows for)\n");
+        }
         return text.toString();
     }
 
