@@ -181,9 +181,10 @@ public final class Demo implements Stage {
         Target first = targets.getFirst();
         System.out.printf("%n  console   %s/console   login: demo / %s (this run only)%n", first.baseUrl(), password);
         System.out.printf("  API       %s/swagger-ui.html%n", first.baseUrl());
-        System.out.printf("  catalogue %s (%d units in %d buckets, at most %d per customer) and %d small SKUs%n%n",
-                catalogue.hot(), catalogue.totals().get(catalogue.hot()), catalogue.buckets().get(catalogue.hot()),
-                Catalogue.HOT_LIMIT_PER_CUSTOMER, catalogue.small().size());
+        System.out.printf("  catalogue %s (%d units in %d buckets, at most %d per customer), %d small SKUs and the "
+                + "everyday %s (%d units)%n%n", catalogue.hot(), catalogue.totals().get(catalogue.hot()),
+                catalogue.buckets().get(catalogue.hot()), Catalogue.HOT_LIMIT_PER_CUSTOMER, catalogue.small().size(),
+                catalogue.everyday(), catalogue.totals().get(catalogue.everyday()));
         if (!options.noBrowser()) {
             Browser.open(first.baseUrl() + "/console");
         }

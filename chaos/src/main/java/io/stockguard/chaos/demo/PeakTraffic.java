@@ -25,6 +25,7 @@ final class PeakTraffic implements Traffic {
      * New shoppers keep ordering while the demo has the database paused: the order services' own
      * threads soon all wait on calls only the database can answer (a restock, the confirm of an
      * order settled long ago), but a sale's new orders need only Redis and Kafka, and must go on.
+     * They buy the everyday item, which has stock whenever the pause comes.
      */
     static final Traffic.Phase ORDERS_GO_ON = new Traffic.Phase("orders go on", Duration.ZERO, 0, 700,
             Traffic.Shoppers.ORDER);
@@ -38,7 +39,7 @@ final class PeakTraffic implements Traffic {
         } else if (phase == SECOND_WAVE) {
             return "shoppers who missed out refresh the product page: stock queries outnumber everything else";
         } else if (phase == ORDERS_GO_ON) {
-            return "new shoppers keep placing orders while the database is away";
+            return "new shoppers keep ordering the everyday item while the database is away";
         }
         return "the long tail: confirms, cancels and holds that expire";
     }

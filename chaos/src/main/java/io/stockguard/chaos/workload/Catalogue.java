@@ -8,12 +8,14 @@ import java.util.Map;
 /**
  * The SKUs of a run: one hot SKU that takes most of the orders (the flash-sale item), a few
  * small ones that sell out, are restocked and adjusted, and one created with the others but first
- * ordered only seconds later (a SKU listed before its sale opens).
+ * ordered only seconds later (a SKU listed before its sale opens). The demo's has an everyday
+ * item too, stocked far beyond the run, that new shoppers buy while the hot SKU may be sold out.
  *
+ * @param everyday the plentiful SKU shoppers order, or null (the chaos suite has none)
  * @param totals each SKU's total at creation
  * @param buckets each SKU's bucket count
  */
-public record Catalogue(String hot, List<String> small, String late, Map<String, Long> totals,
+public record Catalogue(String hot, List<String> small, String late, String everyday, Map<String, Long> totals,
         Map<String, Integer> buckets) {
 
     /**
@@ -26,15 +28,18 @@ public record Catalogue(String hot, List<String> small, String late, Map<String,
     public static final java.time.Duration LATE_FIRST_ORDER = java.time.Duration.ofSeconds(6);
 
     public static Catalogue standard() {
-        return withHot("HOT-1", 4_000L);
+        return withHot("HOT-1", 4_000L, null);
     }
 
-    /** The demo's: the seeds' peak item, 8,000 units in 8 buckets, beside the same small SKUs. */
+    /**
+     * The demo's: the seeds' peak item, 8,000 units in 8 buckets, beside the same small SKUs and an
+     * everyday item of 200,000 units.
+     */
     public static Catalogue demo() {
-        return withHot("PEAK-1", 8_000L);
+        return withHot("PEAK-1", 8_000L, "DAILY-1");
     }
 
-    private static Catalogue withHot(String hot, long hotTotal) {
+    private static Catalogue withHot(String hot, long hotTotal, String everyday) {
         Map<String, Long> totals = new LinkedHashMap<>();
         Map<String, Integer> buckets = new LinkedHashMap<>();
         totals.put(hot, hotTotal);
@@ -48,13 +53,20 @@ public record Catalogue(String hot, List<String> small, String late, Map<String,
         }
         totals.put("LATE-1", 300L);
         buckets.put("LATE-1", 2);
-        return new Catalogue(hot, List.copyOf(small), "LATE-1", Map.copyOf(totals), Map.copyOf(buckets));
+        if (everyday != null) {
+            totals.put(everyday, 200_000L);
+            buckets.put(everyday, 4);
+        }
+        return new Catalogue(hot, List.copyOf(small), "LATE-1", everyday, Map.copyOf(totals), Map.copyOf(buckets));
     }
 
     public List<String> all() {
         List<String> all = new ArrayList<>(List.of(hot));
         all.addAll(small);
         all.add(late);
+        if (everyday != null) {
+            all.add(everyday);
+        }
         return all;
     }
 }

@@ -24,6 +24,10 @@ import java.util.function.Function;
  * only when it gives up unresolved does the thread go on to the next instance. The others, and
  * every call the client does not offer (reserve-and-confirm, stock reads with buckets, restock,
  * adjust), speak HTTP directly, one attempt per history entry.
+ *
+ * <p>Its pace and mix follow the run's {@link Traffic}: in a chaos run one steady mix; in the
+ * demo, the phase of the peak it is in. A shopper thread is not an order service: it only queries
+ * stock or places new orders, in the phases that ask it to.
  */
 final class Client implements Runnable {
 
@@ -93,7 +97,7 @@ final class Client implements Runnable {
             if (shopper) {
                 switch (phase.shoppers()) {
                     case QUERY -> readSku(queriedSku());
-                    case ORDER -> reserve(newOrder());
+                    case ORDER -> reserve(newOrder(), shopperLines());
                     case IDLE -> LockSupport.parkNanos(SHOPPER_IDLE.toNanos());
                 }
                 continue;
@@ -160,7 +164,18 @@ final class Client implements Runnable {
                 : catalogue.small().get(random.nextInt(catalogue.small().size()));
     }
 
+    /** A new shopper's order: the everyday item when the catalogue has one, else as an order service's. */
+    private List<Op.Line> shopperLines() {
+        return catalogue.everyday() == null ? orderLines()
+                : List.of(new Op.Line(catalogue.everyday(), 1 + random.nextInt(2)));
+    }
+
     private void reserve(String order) {
+        reserve(order, orderLines());
+    }
+
+    /** An order service's order: one line of the hot SKU, or one or two of the small ones. */
+    private List<Op.Line> orderLines() {
         List<Op.Line> lines = new ArrayList<>();
         if (random.nextInt(1_000) < phase.hotPerMille()) {
             lines.add(new Op.Line(catalogue.hot(), 1 + random.nextInt(2)));
@@ -175,6 +190,10 @@ final class Client implements Runnable {
                 lines.add(new Op.Line(small.get(i), 1 + random.nextInt(3)));
             }
         }
+        return lines;
+    }
+
+    private void reserve(String order, List<Op.Line> lines) {
         boolean commit = random.nextInt(10) == 0;
         long ttl = commit ? 0 : random.nextInt(10) < 3
                 ? SHORT_TTL_MIN_SECONDS + random.nextInt(SHORT_TTL_MAX_SECONDS - SHORT_TTL_MIN_SECONDS + 1)
