@@ -6,6 +6,7 @@ import io.stockguard.chaos.cluster.Cluster;
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.nemesis.Fault;
 import io.stockguard.chaos.nemesis.Faults;
+import io.stockguard.chaos.report.HtmlReport;
 import io.stockguard.chaos.run.Outcome;
 import io.stockguard.chaos.run.Run;
 import io.stockguard.chaos.run.Schedule;
@@ -45,6 +46,8 @@ public final class Demo implements Stage {
     private static final Duration PREHEAT_WAIT_MAX = Duration.ofMinutes(2);
     /** Watchers finish within their own bounds; this only keeps a stuck one from holding the books. */
     private static final Duration WATCH_JOIN_MAX = Duration.ofMinutes(3);
+    private static final int ALERTS_SHOWN = 5;
+    private static final int ALERT_CHARS_SHOWN = 300;
     /** The backlog (events Kafka holds that the database has not applied) above which the demo's service degrades. */
     static final int BACKLOG_DEGRADE_ABOVE = 500;
     static final int BACKLOG_RECOVER_BELOW = 100;
@@ -387,24 +390,47 @@ public final class Demo implements Stage {
         for (RuleResult rule : outcome.verdict().results()) {
             System.out.printf("%s %-30s %s%n", rule.passed() ? "PASS" : "FAIL", rule.rule(), rule.summary());
         }
+        String perSku = "";
+        String traffic = "";
         if (history != null) {
-            System.out.println("\nper SKU, at the end (in brackets: what the order services were told)");
-            System.out.print(Books.render(Books.of(history)));
             long letters = Books.deadLetters(folder);
-            System.out.printf("dead letters: %s%n", letters < 0 ? "not read" : letters);
+            perSku = Books.render(Books.of(history)) + "dead letters: " + (letters < 0 ? "not read" : letters) + "\n";
+            traffic = Books.traffic(history, stretches());
+            System.out.println("\nper SKU, at the end (in brackets: what the order services were told)");
+            System.out.print(perSku);
             System.out.println("\nthe traffic");
-            System.out.print(Books.traffic(history, stretches()));
+            System.out.print(traffic);
         }
         System.out.println("\nincidents:");
         verdicts.all().forEach(v -> System.out.printf("%s %-24s %s%n", v.passed() ? "PASS" : "FAIL", v.incident(),
                 v.detail()));
-        List<String> received = alerts.received();
-        System.out.printf("%nalerts received by the demo's webhook: %d%n", alerts.count());
-        received.stream().limit(5).forEach(body -> System.out.println("  " + (body.length() > 300
-                ? body.substring(0, 300) + "…" : body)));
+        StringBuilder received = new StringBuilder();
+        alerts.received().stream().limit(ALERTS_SHOWN).forEach(body -> received.append("  ")
+                .append(body.length() > ALERT_CHARS_SHOWN ? body.substring(0, ALERT_CHARS_SHOWN) + "…" : body)
+                .append('\n'));
+        System.out.printf("%nalerts received by the demo's webhook: %d%n%s", alerts.count(), received);
         boolean passed = outcome.passed() && verdicts.allPassed() && !verdicts.all().isEmpty();
-        System.out.printf("%nreport: %s%nverdict: %s%n", folder.resolve("report.html"),
-                passed ? "PASSED: every verdict holds" : "FAILED");
+        Path report = folder.resolve("report.html");
+        HtmlReport.append(report, demoSection(passed, perSku, traffic, received.toString()));
+        System.out.printf("%nreport: %s%nverdict: %s%n", report, passed ? "PASSED: every verdict holds" : "FAILED");
         return passed;
+    }
+
+    /** The report's part only the demo has: each incident's verdict, the books, the traffic, the alerts. */
+    private String demoSection(boolean passed, String perSku, String traffic, String received) {
+        StringBuilder h = new StringBuilder("<h2>The demo</h2>\n");
+        h.append(passed ? "<p class=\"verdict valid\">PASSED: every verdict holds</p>\n"
+                : "<p class=\"verdict invalid\">FAILED</p>\n");
+        h.append("<table><tr><th>incident</th><th>verdict</th><th>what was seen</th></tr>\n");
+        for (Verdicts.Verdict v : verdicts.all()) {
+            h.append("<tr><td>").append(HtmlReport.esc(v.incident())).append("</td><td class=\"")
+                    .append(v.passed() ? "pass\">PASS" : "fail\">FAIL").append("</td><td>")
+                    .append(HtmlReport.esc(v.detail())).append("</td></tr>\n");
+        }
+        h.append("</table>\n<h3>Per SKU at the end (in brackets: what the order services were told)</h3>\n<pre>")
+                .append(HtmlReport.esc(perSku)).append("</pre>\n<h3>The traffic</h3>\n<pre>")
+                .append(HtmlReport.esc(traffic)).append("</pre>\n<h3>Alerts the demo's webhook received: ")
+                .append(alerts.count()).append("</h3>\n<pre>").append(HtmlReport.esc(received)).append("</pre>\n");
+        return h.toString();
     }
 }

@@ -175,7 +175,18 @@ public final class HtmlReport {
         return 1200;
     }
 
-    static String esc(String text) {
+    /** Adds {@code html} at the end of a written report's page (the demo's own part, say). */
+    public static void append(Path file, String html) {
+        try {
+            String page = Files.readString(file);
+            int end = page.lastIndexOf("</body>");
+            Files.writeString(file, end < 0 ? page + html : page.substring(0, end) + html + page.substring(end));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot add to the HTML report " + file, e);
+        }
+    }
+
+    public static String esc(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -36,4 +36,16 @@ class HtmlReportTest {
         assertThat(html).contains("INVALID", "<td class=\"fail\">FAIL</td>",
                 "not-applied-means-not-applied: first counter-example", "-&gt; 503 UNAVAILABLE", "<p>none</p>");
     }
+
+    @Test
+    void aSectionAddedLaterComesInsideThePage(@TempDir Path folder) throws Exception {
+        History history = history().sku("SKU-1", 10).at(60_000).settled("SKU-1", 10, 10, 0, 0).build();
+        Path report = HtmlReport.write(folder.resolve("report.html"), history, Scenarios.check(history), "t");
+
+        HtmlReport.append(report, "<h2>The demo</h2>");
+
+        String html = Files.readString(report);
+        assertThat(html).endsWith("<h2>The demo</h2></body></html>\n");
+        assertThat(html.indexOf("<h2>The demo</h2>")).isGreaterThan(html.indexOf("Answers per second"));
+    }
 }
