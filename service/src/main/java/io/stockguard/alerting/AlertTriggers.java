@@ -7,6 +7,7 @@ import io.stockguard.reconciliation.DriftDetected;
 import io.stockguard.reconciliation.Reading;
 import io.stockguard.reconciliation.ReadingKind;
 import io.stockguard.reconciliation.SafetyStockLow;
+import io.stockguard.reservation.HotStoreLostWrites;
 import java.time.Clock;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -37,11 +38,24 @@ class AlertTriggers {
         Reading r = detected.reading();
         AlertLevel level = r.kind() == ReadingKind.REGRESSION ? AlertLevel.FREEZE : AlertLevel.valueOf(r.level().name());
         String kind = "drift-" + r.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-        String title = r.kind() == ReadingKind.REGRESSION ? "SKU " + r.skuId() + ": the hot store lost writes; frozen"
+        String title = r.kind() == ReadingKind.REGRESSION ? "SKU " + r.skuId() + ": the hot store lost writes; "
+                + "taken over by the database"
                 : "SKU " + r.skuId() + ": " + r.kind() + " " + (r.units() > 0 ? "+" : "") + r.units() + " units ("
                         + String.format(java.util.Locale.ROOT, "%.2f", r.percent()) + "%), now " + detected.modeAfter();
         alerts.raise(Alert.of(level, kind, r.skuId(), title, r.detail() + ". Runbook: /console/runbooks/drift-detected; "
                 + "heal: POST /api/v1/admin/skus/" + r.skuId() + "/heal", r.measuredAt()));
+    }
+
+    /**
+     * A request met the same regression the probe reports (a failover that lost writes): the same
+     * alert, at the same level, so it does not wait for the probe's next look at the SKU.
+     */
+    @EventListener
+    void on(HotStoreLostWrites lost) {
+        alerts.raise(Alert.of(AlertLevel.FREEZE, "drift-regression", lost.skuId(), "SKU " + lost.skuId()
+                + ": the hot store lost writes; taken over by the database", lost.detail()
+                + ". Nothing acknowledged is lost (the database has it); check Redis replication. Runbook: "
+                + "/console/runbooks/drift-detected", lost.at()));
     }
 
     /** A hot SKU fell below its safety stock: restock or slow it down before it sells out. */

@@ -301,7 +301,7 @@ final class HotReservations {
             case FENCED -> throw new StaleOwner(sku, epochs.get(sku), "the database no longer takes its changes: "
                     + refused.detail());
             case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, epochs.get(sku), "its copy is wrong: "
-                    + refused.detail());
+                    + refused.detail(), true);
             case SKU_FROZEN -> new Refusal.SkuFrozen(sku);
             case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
             case UNKNOWN_SKU -> new Refusal.UnknownSku(sku);

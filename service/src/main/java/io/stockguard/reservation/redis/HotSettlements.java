@@ -353,8 +353,8 @@ final class HotSettlements {
             if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
                 log.warn("the database refused {} of order {}: {}", events.get(i).op(), order, rejected.detail());
                 throw new StaleOwner(events.get(i).skuId(), events.get(i).epoch(), "the database refused its "
-                        + events.get(i).op() + ": "
-                        + rejected.detail());
+                        + events.get(i).op() + ": " + rejected.detail(),
+                        rejected.reason() == EventOutcome.Reason.REGRESSION);
             }
         }
         changes.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));

@@ -100,14 +100,15 @@ class RedisLedgerConfiguration {
     StockLedger redisLedger(RedisGateway redis, HotOrders orders, HotStockLoader loader, DurableJournal journal,
             OutboxSweeper sweeper, HotStoreSource source, OwnershipView view, HandOver handOver,
             DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
-            AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock) {
+            AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock,
+            org.springframework.context.ApplicationEventPublisher events) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
                 properties);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);
         return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
-                handOver, redis, meters, clock, progress.behind(), progress);
+                handOver, redis, meters, clock, progress.behind(), progress, events);
     }
 
     @Bean

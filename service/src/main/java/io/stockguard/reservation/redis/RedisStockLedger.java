@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * The standard and full tiers' ledger. Every request is served by the owner of its SKUs (see
@@ -66,10 +67,13 @@ final class RedisStockLedger implements StockLedger {
     private final boolean journalBehind;
     private final JournalProgress journal;
     private final StoredViews storedViews;
+    private final ApplicationEventPublisher events;
 
     RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
             StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
-            MeterRegistry meters, Clock clock, boolean journalBehind, JournalProgress journal) {
+            MeterRegistry meters, Clock clock, boolean journalBehind, JournalProgress journal,
+            ApplicationEventPublisher events) {
+        this.events = events;
         this.reservations = reservations;
         this.settlements = settlements;
         this.stockChanges = stockChanges;
@@ -291,6 +295,14 @@ final class RedisStockLedger implements StockLedger {
             } catch (StaleOwner stale) {
                 log.info("{}: {}; taking it over", operation, stale.getMessage());
                 handOver.takeOver(stale.skuId(), stale.epoch(), stale.getMessage());
+                if (stale.lostWrites()) {
+                    // The post-mortem's worst incident, found by a request rather than the probe:
+                    // people must hear of it (every request that meets it says so; alerts dedupe).
+                    log.error("{}: the hot store lost writes; the database sells the SKU until it is reloaded",
+                            stale.getMessage());
+                    events.publishEvent(new io.stockguard.reservation.HotStoreLostWrites(stale.skuId(), stale.epoch(),
+                            stale.getMessage(), clock.instant()));
+                }
             } catch (OwnershipStore.NotTheOwner moved) {
                 // The database path met a SKU that changed hands since this instance looked.
                 view.reread(moved.skuId());

@@ -11,12 +11,26 @@ final class StaleOwner extends RuntimeException {
 
     private final SkuId skuId;
     private final long epoch;
+    private final boolean lostWrites;
 
     /** @param epoch the epoch the request believed owned the SKU: only that owner is taken over */
     StaleOwner(SkuId skuId, long epoch, String why) {
+        this(skuId, epoch, why, false);
+    }
+
+    /**
+     * @param lostWrites the database found the hot store's copy behind what was journaled (a
+     *     regression: a failover to a replica that missed writes), not just another owner's epoch
+     */
+    StaleOwner(SkuId skuId, long epoch, String why, boolean lostWrites) {
         super("SKU " + skuId + " at epoch " + epoch + ": " + why, null, false, false);
         this.skuId = skuId;
         this.epoch = epoch;
+        this.lostWrites = lostWrites;
+    }
+
+    boolean lostWrites() {
+        return lostWrites;
     }
 
     SkuId skuId() {

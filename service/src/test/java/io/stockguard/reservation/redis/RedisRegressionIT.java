@@ -83,6 +83,14 @@ class RedisRegressionIT {
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM anomaly WHERE sku_id = ? AND kind = 'REGRESSION'",
                     Integer.class, sku)).as("regressions recorded").isPositive();
+            // Found by the requests (the probe is off here): people hear of it at the probe's level.
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                java.util.List<String> alerts = new java.util.ArrayList<>();
+                service.admin().send("GET", "/api/v1/admin/alerts?limit=500", null).body().forEach(alert -> alerts.add(
+                        alert.path("level").asString("") + " " + alert.path("kind").asString("") + " "
+                                + alert.path("skuId").asString("")));
+                assertThat(alerts).contains("FREEZE drift-regression " + sku);
+            });
             await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).until(() -> "HOT".equals(
                     service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, sku)));
             hot.awaitDrained(sku);
