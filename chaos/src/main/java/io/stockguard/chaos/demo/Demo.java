@@ -179,7 +179,7 @@ public final class Demo implements Stage {
         this.targets = targets;
         this.history = history;
         this.loadStartedMillis = history.millis();
-        this.failover = new FailoverWatch(api, targets, verdicts);
+        this.failover = new FailoverWatch(api, targets, verdicts, alerts);
         this.backlog = new BacklogWatch(api, targets, verdicts);
         Target first = targets.getFirst();
         System.out.printf("%n  console   %s/console   login: demo / %s (this run only)%n", first.baseUrl(), password);
@@ -268,8 +268,8 @@ public final class Demo implements Stage {
     private static String expected(String fault) {
         return switch (fault) {
             case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the service finds "
-                    + "the regression, the SKUs it touched are taken over by the database and reloaded from it, no "
-                    + "acknowledged order is lost";
+                    + "the regression, the SKUs it touched are taken over by the database and reloaded from it, a "
+                    + "FREEZE alert tells people, no acknowledged order is lost";
             case "kafka-broker-kill" -> "two of three brokers keep the journal durable: sales go on";
             case "postgres-pause" -> "sales go on into Kafka and stock pages still answer from Redis; the backlog "
                     + "passes " + BACKLOG_DEGRADE_ABOVE + " events and the service declares the degrade (reservations "

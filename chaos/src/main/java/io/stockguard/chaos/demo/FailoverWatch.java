@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * failover that lost acknowledged writes, the service must notice (the lost writes are a
  * regression: SKUs are taken from the hot store, counted by {@code stockguard_hot_takeovers_total})
  * and heal by itself (the SKUs are reloaded from the database, which has every acknowledged
- * change: {@code stockguard_hot_loads_total}). That no acknowledged order was lost is the
+ * change: {@code stockguard_hot_loads_total}), and people must hear of it (a FREEZE-level
+ * {@code drift-regression} alert at the demo's webhook). That no acknowledged order was lost is the
  * checker's no-lost-ack rule over the whole history.
  */
 final class FailoverWatch {
@@ -25,10 +26,13 @@ final class FailoverWatch {
     private final Api api;
     private final List<Target> instances;
     private final Verdicts verdicts;
+    private final AlertReceiver alerts;
     private double takeoversBefore;
+    private long regressionAlertsBefore;
     private double loadsBefore;
 
-    FailoverWatch(Api api, List<Target> instances, Verdicts verdicts) {
+    FailoverWatch(Api api, List<Target> instances, Verdicts verdicts, AlertReceiver alerts) {
+        this.alerts = alerts;
         this.api = api;
         this.instances = instances;
         this.verdicts = verdicts;
@@ -38,6 +42,11 @@ final class FailoverWatch {
     void before() {
         takeoversBefore = Scrape.sum(api, instances, TAKEOVERS).orElse(0);
         loadsBefore = Scrape.sum(api, instances, LOADS).orElse(0);
+        regressionAlertsBefore = regressionAlerts();
+    }
+
+    private long regressionAlerts() {
+        return alerts.received().stream().filter(body -> body.contains("\"kind\":\"drift-regression\"")).count();
     }
 
     /** Waits (bounded) for the take-overs and the reloads after them, then records the verdict. */
@@ -46,10 +55,12 @@ final class FailoverWatch {
         long deadline = started + WAIT_MAX.toNanos();
         double takeovers = 0;
         double loads = 0;
+        long told = 0;
         while (System.nanoTime() < deadline) {
             takeovers = Scrape.sum(api, instances, TAKEOVERS).orElse(takeoversBefore) - takeoversBefore;
             loads = Scrape.sum(api, instances, LOADS).orElse(loadsBefore) - loadsBefore;
-            if (takeovers > 0 && loads >= takeovers) {
+            told = regressionAlerts() - regressionAlertsBefore;
+            if (takeovers > 0 && loads >= takeovers && told > 0) {
                 break;
             }
             LockSupport.parkNanos(POLL.toNanos());
@@ -61,10 +72,13 @@ final class FailoverWatch {
         } else if (loads < takeovers) {
             verdicts.record(INCIDENT, false, String.format("%.0f SKUs taken from the hot store, only %.0f reloaded "
                     + "within %d s", takeovers, loads, WAIT_MAX.toSeconds()));
+        } else if (told == 0) {
+            verdicts.record(INCIDENT, false, String.format("%.0f SKUs taken from the hot store and reloaded, but no "
+                    + "drift-regression alert reached the webhook within %d s", takeovers, WAIT_MAX.toSeconds()));
         } else {
             verdicts.record(INCIDENT, true, String.format("the regression was found: %.0f SKUs taken from the hot "
-                    + "store and sold by the database, %.0f reloaded from it (%d s after the heal)", takeovers, loads,
-                    seconds));
+                    + "store and sold by the database, %.0f reloaded from it, %d FREEZE alerts received (%d s after "
+                    + "the heal)", takeovers, loads, told, seconds));
         }
     }
 }
