@@ -41,6 +41,7 @@ final class StoredViews {
     private static final int REFRESHERS = 2;
     private static final Duration REFRESHER_IDLE_MAX = Duration.ofSeconds(30);
 
+    /** A SKU's details and when the read that found them began; no view: forgotten at that time. */
     private record Kept(SkuStockView view, long readAtNanos) {
     }
 
@@ -62,9 +63,10 @@ final class StoredViews {
 
     Optional<SkuStockView> get(SkuId sku) {
         Kept found = kept.get(sku);
-        if (found == null) {
-            // Nothing to answer with meanwhile: this read waits for the database.
-            return remember(sku, database.apply(sku), nanoTime.getAsLong());
+        if (found == null || found.view() == null) {
+            // Nothing to answer with meanwhile (or what there was is forgotten): this read waits for the database.
+            long startedAt = nanoTime.getAsLong();
+            return remember(sku, database.apply(sku), startedAt);
         }
         if (nanoTime.getAsLong() - found.readAtNanos() < FRESH.toNanos()) {
             return Optional.of(found.view());
@@ -113,20 +115,28 @@ final class StoredViews {
         }
     }
 
-    private Optional<SkuStockView> remember(SkuId sku, Optional<SkuStockView> read, long readAtNanos) {
-        if (read.isPresent()) {
-            if (kept.size() >= SKUS_MAX) {
-                kept.clear();
-            }
-            kept.put(sku, new Kept(read.get(), readAtNanos));
-        } else {
-            kept.remove(sku);
+    /**
+     * Keeps what a read begun at {@code startedAt} found, unless something newer is kept: a read
+     * begun later, or a {@link #forget} since (a refresh that began before a stock change must not
+     * bring back the details the change replaced).
+     */
+    private Optional<SkuStockView> remember(SkuId sku, Optional<SkuStockView> read, long startedAt) {
+        if (kept.size() >= SKUS_MAX) {
+            kept.clear();
         }
+        kept.compute(sku, (key, current) -> current != null && current.readAtNanos() > startedAt ? current
+                : read.map(view -> new Kept(view, startedAt)).orElse(null));
         return read;
     }
 
+    /** Whether a refresh of the SKU is under way (for tests: it has been kept or dropped once this is false). */
+    boolean refreshing(SkuId sku) {
+        return refreshing.containsKey(sku);
+    }
+
+    /** The SKU's details changed: the next read waits for the database, and no older read is kept after it. */
     void forget(SkuId sku) {
-        kept.remove(sku);
+        kept.put(sku, new Kept(null, nanoTime.getAsLong()));
     }
 
     private static ThreadPoolExecutor refreshers() {

@@ -151,4 +151,28 @@ class StoredViewsTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void aRefreshBegunBeforeAStockChangeDoesNotBringBackTheDetailsItReplaced() {
+        CountDownLatch refreshMayAnswer = new CountDownLatch(1);
+        StoredViews views = views(attempt -> {
+            if (attempt == 2) {
+                await(refreshMayAnswer);
+            }
+        });
+        views.get(SKU);
+        now.addAndGet(StoredViews.FRESH.toNanos());
+        assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock).as("refresh still out").isEqualTo(1L);
+
+        now.addAndGet(1);
+        views.forget(SKU);
+        assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock).as("read after the change")
+                .isEqualTo(3L);
+        refreshMayAnswer.countDown();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !views.refreshing(SKU));
+        assertThat(reads).hasSize(3);
+
+        assertThat(views.get(SKU)).get().extracting(SkuStockView::safetyStock)
+                .as("the refresh that began before the change is not kept").isEqualTo(3L);
+    }
 }
