@@ -2,12 +2,12 @@ package io.stockguard.alerting;
 
 import io.stockguard.guard.SkuModeChanged;
 import io.stockguard.journal.EventDeadLettered;
+import io.stockguard.journal.HotStoreLostWrites;
 import io.stockguard.journal.JournalBacklogChanged;
 import io.stockguard.reconciliation.DriftDetected;
 import io.stockguard.reconciliation.Reading;
 import io.stockguard.reconciliation.ReadingKind;
 import io.stockguard.reconciliation.SafetyStockLow;
-import io.stockguard.reservation.HotStoreLostWrites;
 import java.time.Clock;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;

@@ -300,7 +300,7 @@ final class RedisStockLedger implements StockLedger {
                     // people must hear of it (every request that meets it says so; alerts dedupe).
                     log.error("{}: the hot store lost writes; the database sells the SKU until it is reloaded",
                             stale.getMessage());
-                    events.publishEvent(new io.stockguard.reservation.HotStoreLostWrites(stale.skuId(), stale.epoch(),
+                    events.publishEvent(new io.stockguard.journal.HotStoreLostWrites(stale.skuId(), stale.epoch(),
                             stale.getMessage(), clock.instant()));
                 }
             } catch (OwnershipStore.NotTheOwner moved) {

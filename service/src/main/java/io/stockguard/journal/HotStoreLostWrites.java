@@ -1,4 +1,4 @@
-package io.stockguard.reservation;
+package io.stockguard.journal;
 
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
