@@ -267,9 +267,9 @@ public final class Demo implements Stage {
 
     private static String expected(String fault) {
         return switch (fault) {
-            case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the service finds "
-                    + "the regression, the SKUs it touched are taken over by the database and reloaded from it, a "
-                    + "FREEZE alert tells people, no acknowledged order is lost";
+            case "redis-failover-fast" -> "the replica that lacks the last writes becomes master: the service "
+                    + "notices (the dead master, or the stale copy: a regression), the SKUs are taken over by the "
+                    + "database and reloaded from it, so the stale copy never sells; no acknowledged order is lost";
             case "kafka-broker-kill" -> "two of three brokers keep the journal durable: sales go on";
             case "postgres-pause" -> "sales go on into Kafka and stock pages still answer from Redis; the backlog "
                     + "passes " + BACKLOG_DEGRADE_ABOVE + " events and the service declares the degrade (reservations "

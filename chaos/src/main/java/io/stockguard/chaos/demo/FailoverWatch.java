@@ -11,9 +11,11 @@ import java.util.concurrent.locks.LockSupport;
  * failover that lost acknowledged writes, the service must notice (the lost writes are a
  * regression: SKUs are taken from the hot store, counted by {@code stockguard_hot_takeovers_total})
  * and heal by itself (the SKUs are reloaded from the database, which has every acknowledged
- * change: {@code stockguard_hot_loads_total}), and people must hear of it (a FREEZE-level
- * {@code drift-regression} alert at the demo's webhook). That no acknowledged order was lost is the
- * checker's no-lost-ack rule over the whole history.
+ * change: {@code stockguard_hot_loads_total}) under a new epoch, so the promoted replica's stale
+ * copy never sells. Which request notices first depends on the timing: one that meets the dead
+ * master takes its SKUs over as unavailable, one that meets the stale replica as a regression (then
+ * a FREEZE-level {@code drift-regression} alert reaches the demo's webhook, counted in the verdict
+ * but not required). That no acknowledged order was lost is the checker's no-lost-ack rule.
  */
 final class FailoverWatch {
 
@@ -60,7 +62,7 @@ final class FailoverWatch {
             takeovers = Scrape.sum(api, instances, TAKEOVERS).orElse(takeoversBefore) - takeoversBefore;
             loads = Scrape.sum(api, instances, LOADS).orElse(loadsBefore) - loadsBefore;
             told = regressionAlerts() - regressionAlertsBefore;
-            if (takeovers > 0 && loads >= takeovers && told > 0) {
+            if (takeovers > 0 && loads >= takeovers) {
                 break;
             }
             LockSupport.parkNanos(POLL.toNanos());
@@ -72,13 +74,10 @@ final class FailoverWatch {
         } else if (loads < takeovers) {
             verdicts.record(INCIDENT, false, String.format("%.0f SKUs taken from the hot store, only %.0f reloaded "
                     + "within %d s", takeovers, loads, WAIT_MAX.toSeconds()));
-        } else if (told == 0) {
-            verdicts.record(INCIDENT, false, String.format("%.0f SKUs taken from the hot store and reloaded, but no "
-                    + "drift-regression alert reached the webhook within %d s", takeovers, WAIT_MAX.toSeconds()));
         } else {
-            verdicts.record(INCIDENT, true, String.format("the regression was found: %.0f SKUs taken from the hot "
-                    + "store and sold by the database, %.0f reloaded from it, %d FREEZE alerts received (%d s after "
-                    + "the heal)", takeovers, loads, told, seconds));
+            verdicts.record(INCIDENT, true, String.format("the failover was noticed: %.0f SKUs taken from the hot "
+                    + "store and sold by the database, %.0f reloaded from it under a new epoch (%d s after the heal); "
+                    + "%d regression alerts", takeovers, loads, seconds, told));
         }
     }
 }
