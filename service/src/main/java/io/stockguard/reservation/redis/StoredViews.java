@@ -25,9 +25,11 @@ import java.util.function.LongSupplier;
  *
  * <p>When the database is slow or away (paused, failing over) the stock reads of hot SKUs must not
  * stall with it: the hot store still has every counter. Details older than {@link #FRESH} are
- * read again on a refresher thread, one read per SKU at a time; a stock read waits at most
- * {@link #REFRESH_WAIT} for it and otherwise answers with the details it has, however old, while
- * the refresh goes on. Only a SKU never read before waits for the database.
+ * read again on a refresher thread, one read per SKU at a time; the stock read that starts it waits
+ * at most {@link #REFRESH_WAIT} for it and otherwise answers with the details it has, however old,
+ * while the refresh goes on; reads meanwhile answer at once with those details (a refresh that
+ * held them all would stall every product page of a hot SKU once a second, measured at -14 % of
+ * the reads over HTTP). Only a SKU never read before waits for the database.
  */
 final class StoredViews {
 
@@ -73,6 +75,8 @@ final class StoredViews {
         }
         CompletableFuture<Optional<SkuStockView>> refresh = refresh(sku);
         if (refresh == null) {
+            // A refresh is under way (this read is concurrent with it and may see what it replaces), or
+            // the refreshers are full: waiting would stall every product page of the SKU at once.
             return Optional.of(found.view());
         }
         try {
@@ -86,12 +90,11 @@ final class StoredViews {
         }
     }
 
-    /** The SKU's refresh under way, or one started now; null when the refreshers are full. */
+    /** A refresh of the SKU started now; null when one is under way already or the refreshers are full. */
     private CompletableFuture<Optional<SkuStockView>> refresh(SkuId sku) {
         CompletableFuture<Optional<SkuStockView>> mine = new CompletableFuture<>();
-        CompletableFuture<Optional<SkuStockView>> running = refreshing.putIfAbsent(sku, mine);
-        if (running != null) {
-            return running;
+        if (refreshing.putIfAbsent(sku, mine) != null) {
+            return null;
         }
         try {
             refreshers.execute(() -> {
