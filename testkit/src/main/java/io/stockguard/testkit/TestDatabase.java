@@ -16,6 +16,16 @@ public record TestDatabase(Kind kind, String jdbcUrl, String username, String pa
         };
     }
 
+    /** The port the database server listens on, from the JDBC URL. */
+    public int port() {
+        return Integer.parseInt(jdbcUrl.replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
+    }
+
+    /** The same database reached on another port: through a {@link TcpProxy} to {@link #port()}, say. */
+    public TestDatabase atPort(int other) {
+        return new TestDatabase(kind, jdbcUrl.replace(":" + port() + "/", ":" + other + "/"), username, password);
+    }
+
     /** A small pool for the test's own checks, separate from the service's. */
     public DataSource dataSource() {
         HikariDataSource dataSource = new HikariDataSource();

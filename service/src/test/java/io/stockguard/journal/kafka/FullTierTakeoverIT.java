@@ -33,13 +33,11 @@ class FullTierTakeoverIT {
     @Test
     void afterRedisDiesTheDatabasePathSellsNothingKafkaAlreadyHoldsAsSold() throws Exception {
         TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
-        int port = Integer.parseInt(direct.jdbcUrl().replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
-        try (TcpProxy database = TcpProxy.to(port);
+        try (TcpProxy database = TcpProxy.to(direct.port());
                 RedisServer redis = RedisServer.start();
                 KafkaCluster kafka = KafkaCluster.single();
-                RunningService service = RunningService.startFull(new TestDatabase(direct.kind(),
-                        direct.jdbcUrl().replace(":" + port + "/", ":" + database.port() + "/"), direct.username(),
-                        direct.password()), redis.uri(), kafka.bootstrapServers(), Map.of(
+                RunningService service = RunningService.startFull(direct.atPort(database.port()), redis.uri(),
+                        kafka.bootstrapServers(), Map.of(
                                 "stockguard.redis.command-timeout", "300ms",
                                 "stockguard.redis.takeover.delay", "2s",
                                 "spring.datasource.hikari.connection-timeout", "1000"))) {

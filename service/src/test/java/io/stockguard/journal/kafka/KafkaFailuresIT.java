@@ -96,13 +96,11 @@ class KafkaFailuresIT {
     @Test
     void withTheDatabaseDownForTenSecondsReservationsAreAcknowledgedAndTheWriterCatchesUp() throws Exception {
         TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
-        int port = Integer.parseInt(direct.jdbcUrl().replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
-        try (TcpProxy proxy = TcpProxy.to(port);
+        try (TcpProxy proxy = TcpProxy.to(direct.port());
                 RedisServer redis = RedisServer.start();
                 KafkaCluster kafka = KafkaCluster.single();
-                RunningService service = RunningService.startFull(new TestDatabase(direct.kind(),
-                        direct.jdbcUrl().replace(":" + port + "/", ":" + proxy.port() + "/"), direct.username(),
-                        direct.password()), redis.uri(), kafka.bootstrapServers(), Map.of(
+                RunningService service = RunningService.startFull(direct.atPort(proxy.port()), redis.uri(),
+                        kafka.bootstrapServers(), Map.of(
                                 "stockguard.kafka.backlog.degrade-above", "300",
                                 "stockguard.kafka.backlog.recover-below", "100",
                                 "stockguard.kafka.backlog.reservations-per-second", "20",
@@ -146,13 +144,11 @@ class KafkaFailuresIT {
     @Test
     void aStalledDatabaseHasItsBacklogDeclaredWhileTheStallLasts() throws Exception {
         TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
-        int port = Integer.parseInt(direct.jdbcUrl().replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
-        try (TcpProxy proxy = TcpProxy.to(port);
+        try (TcpProxy proxy = TcpProxy.to(direct.port());
                 RedisServer redis = RedisServer.start();
                 KafkaCluster kafka = KafkaCluster.single();
-                RunningService service = RunningService.startFull(new TestDatabase(direct.kind(),
-                        direct.jdbcUrl().replace(":" + port + "/", ":" + proxy.port() + "/"), direct.username(),
-                        direct.password()), redis.uri(), kafka.bootstrapServers(), Map.of(
+                RunningService service = RunningService.startFull(direct.atPort(proxy.port()), redis.uri(),
+                        kafka.bootstrapServers(), Map.of(
                                 "stockguard.kafka.backlog.degrade-above", "100",
                                 "stockguard.kafka.backlog.recover-below", "20"));
                 HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {

@@ -8,7 +8,6 @@ import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TcpProxy;
 import io.stockguard.testkit.TestDatabase;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,12 +32,9 @@ class StockReadsWhileTheDatabaseStallsIT {
     @Test
     void aHotSkusStockIsAnsweredFromRedisWhileTheDatabaseStalls() {
         TestDatabase direct = TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL);
-        int databasePort = URI.create(direct.jdbcUrl().substring("jdbc:".length())).getPort();
         try (RedisServer redis = RedisServer.start();
-                TcpProxy proxy = TcpProxy.to(databasePort);
-                RunningService service = RunningService.startRedis(new TestDatabase(direct.kind(),
-                        direct.jdbcUrl().replace(":" + databasePort + "/", ":" + proxy.port() + "/"),
-                        direct.username(), direct.password()), redis.uri(), false,
+                TcpProxy proxy = TcpProxy.to(direct.port());
+                RunningService service = RunningService.startRedis(direct.atPort(proxy.port()), redis.uri(), false,
                         Map.of("stockguard.reconciliation.enabled", "false"))) {
             StockGuardClient client = service.client();
             String sku = Ids.sku("page");
