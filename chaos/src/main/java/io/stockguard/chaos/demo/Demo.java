@@ -101,11 +101,26 @@ public final class Demo implements Stage {
             System.err.println("demo: no service jar at " + options.jar() + " (build it: ./mvnw -pl service package)");
             System.exit(2);
         }
-        System.exit(new Demo(options).play() ? 0 : 1);
+        System.exit(new Demo(options).play().passed() ? 0 : 1);
     }
 
-    /** Plays the whole demo; true when every verdict passed. */
-    boolean play() {
+    /**
+     * What a demo came to: the verdicts that failed, each in the line the books print for it, so a
+     * caller that sees only the end of the output (a CI log) still learns what went wrong.
+     */
+    record Ending(List<String> failures) {
+
+        Ending {
+            failures = List.copyOf(failures);
+        }
+
+        boolean passed() {
+            return failures.isEmpty();
+        }
+    }
+
+    /** Plays the whole demo. */
+    Ending play() {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path folder = options.output().resolve(stamp);
         System.out.printf("demo: the full tier, %d client threads, about %d s of load, incidents %s; results in %s%n",
@@ -117,9 +132,9 @@ public final class Demo implements Stage {
             outcome = Outcome.judge(run, schedule, run.execute());
         } catch (RuntimeException e) {
             // A part that would not start, a port taken: said in one line, with where the logs are.
-            System.err.println("demo: stopped: " + e.getMessage() + " (the logs of every process are in " + folder
-                    + ")");
-            return false;
+            String stopped = "demo: stopped: " + e.getMessage() + " (the logs of every process are in " + folder + ")";
+            System.err.println(stopped);
+            return new Ending(List.of(stopped));
         }
         return books(outcome, folder);
     }
@@ -384,8 +399,8 @@ public final class Demo implements Stage {
         return stretches;
     }
 
-    /** Prints the books and every verdict; true when all passed. */
-    private boolean books(Outcome outcome, Path folder) {
+    /** Prints the books and every verdict; the ending names each that failed. */
+    private Ending books(Outcome outcome, Path folder) {
         System.out.println("\n================ the books ================");
         for (RuleResult rule : outcome.verdict().results()) {
             System.out.printf("%s %-30s %s%n", rule.passed() ? "PASS" : "FAIL", rule.rule(), rule.summary());
@@ -409,11 +424,19 @@ public final class Demo implements Stage {
                 .append(body.length() > ALERT_CHARS_SHOWN ? body.substring(0, ALERT_CHARS_SHOWN) + "…" : body)
                 .append('\n'));
         System.out.printf("%nalerts received by the demo's webhook: %d%n%s", alerts.count(), received);
-        boolean passed = outcome.passed() && verdicts.allPassed() && !verdicts.all().isEmpty();
+        List<String> failures = new ArrayList<>();
+        outcome.verdict().results().stream().filter(rule -> outcome.unexpectedFailures().contains(rule.rule()))
+                .forEach(rule -> failures.add("rule " + rule.rule() + ": " + rule.summary()));
+        verdicts.all().stream().filter(v -> !v.passed())
+                .forEach(v -> failures.add("incident " + v.incident() + ": " + v.detail()));
+        if (verdicts.all().isEmpty()) {
+            failures.add("no incident was verified");
+        }
+        boolean passed = failures.isEmpty();
         Path report = folder.resolve("report.html");
         HtmlReport.append(report, demoSection(passed, perSku, traffic, received.toString()));
         System.out.printf("%nreport: %s%nverdict: %s%n", report, passed ? "PASSED: every verdict holds" : "FAILED");
-        return passed;
+        return new Ending(failures);
     }
 
     /** The report's part only the demo has: each incident's verdict, the books, the traffic, the alerts. */
