@@ -139,11 +139,13 @@ final class RedisStockLedger implements StockLedger {
     /**
      * Stock changes go through the SKU's owner: the hot store's stock script for a SKU it owns, so
      * the database never changes it behind the hot store's back; the database ledger otherwise.
+     * The stored details of a stock read are forgotten only when a change made them wrong (safety
+     * stock, terms): a restock changes counters only, which a read takes live from the hot store,
+     * and one that fails with the database must not take the product page down with it.
      */
     @Override
     public StockChangeOutcome apply(StockCommand command) {
         SkuId sku = command.skuId();
-        storedViews.forget(sku);
         if (command instanceof StockCommand.Upsert upsert && view.get(sku).isEmpty()) {
             // A new SKU is created by the database, which sells it until its first use loads it.
             return database.apply(command);

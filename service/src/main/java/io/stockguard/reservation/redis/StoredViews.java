@@ -20,8 +20,9 @@ import java.util.function.LongSupplier;
  * stock), kept for a second: a stock read of a hot SKU is then one Redis call instead of a Redis
  * call and a database query, and the second wave's product pages do not load the database the hot
  * store exists to relieve. Counters and the mode itself always come live from the hot store; only
- * those database-held details may be up to {@link #FRESH} old; a stock change made through this
- * instance, or a mode that no longer matches the live one, has them read again at once.
+ * those database-held details may be up to {@link #FRESH} old; a change of them made through this
+ * instance (safety stock, terms), or a mode that no longer matches the live one, has them read
+ * again at once.
  *
  * <p>When the database is slow or away (paused, failing over) the stock reads of hot SKUs must not
  * stall with it: the hot store still has every counter. Details older than {@link #FRESH} are
