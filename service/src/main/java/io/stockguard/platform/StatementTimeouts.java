@@ -1,6 +1,7 @@
 package io.stockguard.platform;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.util.Locale;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -12,9 +13,18 @@ import org.springframework.stereotype.Component;
  * query timeouts with one shared timer that every statement schedules on and purges, which under
  * load becomes a lock all requests queue on. MySQL and MariaDB get the JDBC query timeout, which
  * their drivers send with the statement.
+ *
+ * <p>Either way it is the database that ends the statement, so a database that has stopped
+ * answering (paused, or cut off without a reset) ends nothing: a request thread would wait in a
+ * socket read for as long as the database is gone, and enough of them would leave no thread for
+ * the calls Redis alone answers. So every driver also gets a socket timeout, the bound on one wait
+ * for the database's next bytes; a statement it ends is answered 503 and its connection discarded.
  */
 @Component
 class StatementTimeouts implements BeanPostProcessor {
+
+    /** The name all three drivers give it. */
+    private static final String SOCKET_TIMEOUT = "socketTimeout";
 
     private final ObjectProvider<DatabaseProperties> properties;
 
@@ -27,6 +37,13 @@ class StatementTimeouts implements BeanPostProcessor {
         if (bean instanceof HikariDataSource pool && isPostgres(pool) && pool.getConnectionInitSql() == null) {
             pool.setConnectionInitSql("SET statement_timeout = " + timeoutMillis());
         }
+        if (bean instanceof HikariDataSource pool && !socketTimeoutGiven(pool)) {
+            long millis = properties.getObject().socketTimeout().toMillis();
+            // PostgreSQL's driver counts this setting in whole seconds, MySQL's and MariaDB's in ms;
+            // a string, as drivers read only the string-valued entries of their properties.
+            pool.addDataSourceProperty(SOCKET_TIMEOUT, Long.toString(isPostgres(pool) ? (millis + 999) / 1000
+                    : millis));
+        }
         if (bean instanceof JdbcTemplate jdbc && !(jdbc.getDataSource() instanceof HikariDataSource pool
                 && isPostgres(pool))) {
             jdbc.setQueryTimeout((int) Math.max(1, (timeoutMillis() + 999) / 1000));
@@ -36,6 +53,12 @@ class StatementTimeouts implements BeanPostProcessor {
 
     private long timeoutMillis() {
         return properties.getObject().statementTimeout().toMillis();
+    }
+
+    /** A deployment that sets the driver's own socket timeout (in the URL or the pool's properties) keeps it. */
+    private static boolean socketTimeoutGiven(HikariDataSource pool) {
+        return pool.getDataSourceProperties().containsKey(SOCKET_TIMEOUT) || (pool.getJdbcUrl() != null
+                && pool.getJdbcUrl().toLowerCase(Locale.ROOT).contains("sockettimeout="));
     }
 
     private static boolean isPostgres(HikariDataSource pool) {

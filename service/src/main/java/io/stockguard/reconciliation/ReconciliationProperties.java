@@ -35,7 +35,8 @@ import org.springframework.validation.annotation.Validated;
  * @param autoHeal heal (drain, rebase, unfreeze) a SKU the probe froze, without waiting for a person
  * @param keepReadings how long drift readings are kept
  * @param ledgerCheckTimeout the longest one SKU's ledger check (a sum over its journal) may take; a
- *     SKU whose check takes longer is reported as not checked rather than holding the probe
+ *     SKU whose check takes longer is reported as not checked rather than holding the probe; at
+ *     least 1 s shorter than {@code stockguard.database.socket-timeout} (checked at start)
  */
 @Validated
 @ConfigurationProperties("stockguard.reconciliation")

@@ -64,6 +64,18 @@ class SettingsIT {
                 "stockguard.redis.breaker.open-for");
     }
 
+    @Test
+    void aSocketTimeoutNotLongerThanWhatItMustOutliveStopsTheServiceNamingBothSettings() {
+        assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("stockguard.database.statement-timeout", "5s", "stockguard.database.socket-timeout", "5s")),
+                "stockguard.database.socket-timeout must be at least 1s longer than "
+                        + "stockguard.database.statement-timeout");
+        assertFailsNaming(() -> RunningService.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                Map.of("stockguard.reconciliation.ledger-check-timeout", "30s")),
+                "stockguard.reconciliation.ledger-check-timeout (PT30S) must be at least 1s shorter than "
+                        + "stockguard.database.socket-timeout");
+    }
+
     private static void assertFailsNaming(ThrowableAssert.ThrowingCallable start, String setting) {
         assertThatThrownBy(start).satisfies(failure -> {
             StringBuilder messages = new StringBuilder();

@@ -1,5 +1,6 @@
 package io.stockguard.reconciliation.jdbc;
 
+import io.stockguard.platform.DatabaseProperties;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reconciliation.LedgerSide;
@@ -20,8 +21,18 @@ class JdbcLedgerSide implements LedgerSide {
     private final JdbcTemplate ledgerCheck;
     private final SqlStatements sql;
 
-    JdbcLedgerSide(JdbcTemplate jdbc, SqlDialect dialect, ReconciliationProperties settings) {
+    JdbcLedgerSide(JdbcTemplate jdbc, SqlDialect dialect, ReconciliationProperties settings,
+            DatabaseProperties database) {
         this.jdbc = jdbc;
+        // The driver gives a connection up when the database says nothing for the socket timeout:
+        // a ledger check allowed longer would be cut off as if the database were gone.
+        if (settings.ledgerCheckTimeout().plus(DatabaseProperties.CANCEL_ANSWER_MIN)
+                .compareTo(database.socketTimeout()) > 0) {
+            throw new IllegalStateException("stockguard.reconciliation.ledger-check-timeout ("
+                    + settings.ledgerCheckTimeout() + ") must be at least " + DatabaseProperties.CANCEL_ANSWER_MIN
+                    .toSeconds() + "s shorter than stockguard.database.socket-timeout (" + database.socketTimeout()
+                    + "); raise the socket timeout with it");
+        }
         // The ledger check sums a SKU's whole journal: its own time limit keeps one very long
         // history from holding the probe (and a database connection) for long.
         this.ledgerCheck = new JdbcTemplate(jdbc.getDataSource());
