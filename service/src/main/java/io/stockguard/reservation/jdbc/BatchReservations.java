@@ -14,11 +14,13 @@ import io.stockguard.stock.StockLine;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -33,6 +35,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * all accepted requests in batches. Each request keeps its own outcome; the batch only shares the
  * locks and the commit. This is hot-row coalescing (the idea of AliSQL's inventory hint and
  * PolarDB's hot-row grouping) done by the application, for any PostgreSQL or MySQL.
+ *
+ * <p>An order for a named customer is counted against the SKU's per-customer limit in the same
+ * transaction, on the customer's {@code customer_hold} row, before its stock is taken (as the
+ * single path does); when the stock then refuses it, its count is given back in the transaction.
+ * The customers' rows are locked after the buckets, as a cancel or an expiry locks them.
  */
 final class BatchReservations {
 
@@ -97,6 +104,7 @@ final class BatchReservations {
         List<Integer> candidates = candidates(commands, results);
         refuseFromSnapshot(commands, candidates, results);
         Map<SkuId, BucketSet> sets = lock(commands, candidates, results);
+        Map<SkuId, Integer> limits = new HashMap<>();
         Map<OrderId, List<ReservedLine>> lines = new LinkedHashMap<>();
         List<ReservationRows.Header> headers = new ArrayList<>();
         for (int i : candidates) {
@@ -106,8 +114,19 @@ final class BatchReservations {
             ReserveCommand command = commands.get(i);
             StockLine line = command.lines().getFirst();
             BucketSet set = sets.get(line.skuId());
+            if (set != null && command.customerId() != null) {
+                Refusal overLimit = countForCustomer(command, line, limits);
+                if (overLimit != null) {
+                    results[i] = new Decided(overLimit);
+                    continue;
+                }
+            }
             int home = command.orderId().homeBucket(skus.bucketCount(line.skuId()).orElseThrow());
             ReservationOutcome outcome = decide(command, line, set, home, now);
+            if (outcome instanceof Refusal && set != null && command.customerId() != null) {
+                // Counted above, and the stock said no: the customer holds nothing more.
+                reservations.holds().move(line.skuId(), command.customerId(), -line.qty());
+            }
             results[i] = new Decided(outcome);
             if (outcome instanceof ReservationOutcome.Reserved reserved) {
                 headers.add(header(command, now));
@@ -247,6 +266,17 @@ final class BatchReservations {
         return sets;
     }
 
+    /**
+     * Counts the line against its customer's limit of the SKU (read once per SKU and batch, under
+     * the buckets' locks); returns the refusal when it would pass it.
+     */
+    private Refusal countForCustomer(ReserveCommand command, StockLine line, Map<SkuId, Integer> limits) {
+        int limit = limits.computeIfAbsent(line.skuId(), sku -> skus.limitPerCustomer(sku).orElse(0));
+        OptionalLong refusedAt = reservations.holds().take(line.skuId(), command.customerId(), line.qty(), limit);
+        return refusedAt.isPresent() ? new Refusal.LimitExceeded(line.skuId(), command.customerId(), line.qty(),
+                limit, refusedAt.getAsLong()) : null;
+    }
+
     private static ReservationOutcome decide(ReserveCommand command, StockLine line, BucketSet set, int home,
             Instant now) {
         if (set == null) {
@@ -257,7 +287,8 @@ final class BatchReservations {
         }
         StockEvents.Context context = JdbcStockLedger.context(command.caller(), now);
         List<StockEvent> lineEvents = new ArrayList<>(2);
-        lineEvents.add(StockEvents.reserve(command.orderId(), line.skuId(), home, line.qty(), context));
+        lineEvents.add(StockEvents.reserve(command.orderId(), line.skuId(), home, line.qty(), context)
+                .forCustomer(command.customerId()));
         if (command.commit()) {
             lineEvents.add(StockEvents.confirm(command.orderId(), line.skuId(), home, line.qty(), context));
         }
@@ -273,6 +304,7 @@ final class BatchReservations {
         return new ReservationRows.Header(command.orderId(),
                 command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED, command.fingerprint(), now,
                 command.commit() ? null : now.plus(command.ttl()), command.commit() ? now : null, null,
-                command.caller().traceId() == null ? null : command.caller().traceId().value());
+                command.caller().traceId() == null ? null : command.caller().traceId().value(), 0,
+                command.customerId());
     }
 }

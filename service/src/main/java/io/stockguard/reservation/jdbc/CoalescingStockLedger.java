@@ -54,8 +54,7 @@ final class CoalescingStockLedger implements StockLedger {
 
     @Override
     public ReservationOutcome reserve(ReserveCommand command) {
-        if (command.lines().size() != 1 || command.customerId() != null) {
-            // A customer's order counts against a limit row the batch writer does not lock.
+        if (command.lines().size() != 1) {
             return single.reserve(command);
         }
         SkuId sku = command.lines().getFirst().skuId();
