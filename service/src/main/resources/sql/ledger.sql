@@ -242,11 +242,11 @@ SELECT order_id, sku_id, op FROM stock_event WHERE order_id IN (:orderIds);
 -- name: skuPage
 SELECT sku_id FROM sku WHERE sku_id > ? ORDER BY sku_id LIMIT ?;
 
--- Holds of a SKU still open: their lines must exist in the hot store for cancel and expiry.
 -- What each named customer holds or bought of a SKU, for the hot store to start from.
 -- name: customerHoldsOfSku
 SELECT customer_id, units FROM customer_hold WHERE sku_id = ? AND units > 0 LIMIT ?
 
+-- Holds of a SKU still open: their lines must exist in the hot store for cancel and expiry.
 -- name: openLinesOfSku
 SELECT l.order_id, r.state, l.qty, l.bucket, r.customer_id
 FROM reservation_line l JOIN reservation r ON r.order_id = l.order_id
