@@ -1,5 +1,6 @@
 package io.stockguard.chaos;
 
+import io.stockguard.chaos.cluster.Deployment;
 import io.stockguard.chaos.run.Outcome;
 import io.stockguard.chaos.run.Run;
 import io.stockguard.chaos.run.Schedule;
@@ -41,22 +42,29 @@ public final class Chaos {
         System.exit(outcomes.stream().allMatch(Outcome::passed) ? 0 : 1);
     }
 
-    /** Runs every tier and seed the options name, one after another; prints each verdict as it comes. */
+    /**
+     * Runs every tier, deployment and seed the options name, one after another; prints each verdict
+     * as it comes.
+     */
     public static List<Outcome> run(Options options) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         List<Outcome> outcomes = new ArrayList<>();
         for (Tier tier : options.tiers()) {
-            for (long seed : options.seeds()) {
-                Schedule schedule = Schedule.of(options, tier, seed);
-                Path folder = options.output().resolve(stamp + "-" + tier.option() + "-seed" + seed);
-                System.out.printf("chaos: %s tier, seed %d, faults %s, about %d s of load; results in %s%n",
-                        tier.label(), seed, schedule.faults().stream().map(f -> f.name()).toList(),
-                        schedule.loadDuration().toSeconds(), folder);
-                Run run = new Run(tier, seed, schedule, options.clients(), options.kafkaBrokers(), options.jar(),
-                        folder);
-                Outcome outcome = Outcome.judge(run, schedule, run.execute());
-                System.out.println(outcome.text());
-                outcomes.add(outcome);
+            for (Deployment deployment : options.deployments(tier)) {
+                for (long seed : options.seeds()) {
+                    Schedule schedule = Schedule.of(options, tier, deployment, seed);
+                    Path folder = options.output().resolve(stamp + "-" + tier.option() + "-"
+                            + deployment.folderName() + "-seed" + seed);
+                    System.out.printf("chaos: %s tier, %s, seed %d, faults %s, about %d s of load; results in %s%n",
+                            tier.label(), deployment.label(), seed,
+                            schedule.faults().stream().map(f -> f.name()).toList(),
+                            schedule.loadDuration().toSeconds(), folder);
+                    Run run = new Run(tier, deployment, seed, schedule, options.clients(), options.kafkaBrokers(),
+                            options.jar(), folder);
+                    Outcome outcome = Outcome.judge(run, schedule, run.execute());
+                    System.out.println(outcome.text());
+                    outcomes.add(outcome);
+                }
             }
         }
         System.out.println(Outcome.summary(outcomes));

@@ -1,5 +1,6 @@
 package io.stockguard.chaos;
 
+import io.stockguard.chaos.cluster.Deployment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,13 +14,14 @@ import java.util.List;
  *     a run without faults
  */
 public record Options(Profile profile, List<Tier> tiers, List<String> faults, List<Long> seeds, int clients,
-        Duration faultFreeLoad, Duration soak, Path jar, Path output) {
+        Duration faultFreeLoad, Duration soak, Path jar, Path output, int instances, List<Integer> waitReplicas) {
 
     public enum Profile { QUICK, DEFAULT, SOAK }
 
     static final String USAGE = """
             ./stockguard chaos [--quick | --soak --minutes=N] [--tier=db,redis,kafka] [--faults=a,b | --faults=none]
-                               [--seed=S] [--seeds=N] [--clients=N] [--seconds=N] [--jar=PATH] [--out=DIR]
+                               [--wait-replicas=0,1] [--instances=N] [--seed=S] [--seeds=N] [--clients=N]
+                               [--seconds=N] [--jar=PATH] [--out=DIR]
 
               --quick        each tier with a short schedule of its faults (about 2 minutes a tier); what the test
                              command runs
@@ -27,6 +29,9 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
               --soak         faults one after another, chosen by the seed, for --minutes=N per tier
               --tier         the tiers to run: db (embedded), redis (standard), kafka (full); default all
               --faults       only these faults (names below), or none for a run without faults
+              --wait-replicas the Redis tiers' stockguard.redis.wait-replicas, one run each: 0 (the default a new
+                             user gets), 1 (waits for the replica), or both (default: 0,1)
+              --instances    service instances on a Redis tier's stores, 1 to 4 (default 2)
               --seed         the first seed (default 1); a run is reproduced by its tier, seed and faults
               --seeds        how many seeds, from --seed on (default: 1 quick, 3 otherwise)
               --clients      client threads (default 16 quick, 24 otherwise)
@@ -34,8 +39,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
               --jar          the service jar (default service/target/stockguard-exec.jar)
               --out          where results go (default chaos-results)
 
-            Faults: redis-kill redis-failover-fast redis-failover-slow redis-pause redis-latency kafka-broker-kill
-                    kafka-pause postgres-pause instance-kill clock-forward
+            Faults: redis-kill redis-failover-fast redis-failover-slow redis-pause redis-latency redis-partition-one
+                    kafka-broker-kill kafka-pause postgres-pause instance-kill clock-forward
             """;
 
     static Options parse(String... arguments) {
@@ -49,6 +54,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         Duration soak = Duration.ofMinutes(10);
         Path jar = Path.of("service", "target", "stockguard-exec.jar");
         Path output = Path.of("chaos-results");
+        int instances = Deployment.INSTANCES_DEFAULT;
+        List<Integer> waitReplicas = List.of(0, 1);
         for (String argument : arguments) {
             String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : "";
             switch (argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument) {
@@ -63,6 +70,9 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
                 case "--seconds" -> faultFree = Duration.ofSeconds(positive(argument, value));
                 case "--jar" -> jar = Path.of(value);
                 case "--out" -> output = Path.of(value);
+                case "--instances" -> instances = within(argument, value, 1, Deployment.INSTANCES_MAX);
+                case "--wait-replicas" -> waitReplicas = Arrays.stream(value.split(","))
+                        .map(v -> within(argument, v.strip(), 0, 1)).distinct().toList();
                 default -> throw new IllegalArgumentException("unknown option " + argument + "\n\n" + USAGE);
             }
         }
@@ -72,7 +82,29 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
             seedList.add(seed + i);
         }
         int clientCount = clients != null ? clients : profile == Profile.QUICK ? 16 : 24;
-        return new Options(profile, tiers, faults, List.copyOf(seedList), clientCount, faultFree, soak, jar, output);
+        return new Options(profile, tiers, faults, List.copyOf(seedList), clientCount, faultFree, soak, jar, output,
+                instances, waitReplicas);
+    }
+
+    /** The deployments a tier runs in: one per wait-replicas asked for on a Redis tier, the one on the embedded tier. */
+    public List<Deployment> deployments(Tier tier) {
+        if (!tier.hasRedis()) {
+            return List.of(Deployment.EMBEDDED);
+        }
+        return waitReplicas.stream().map(wait -> new Deployment(instances, wait)).toList();
+    }
+
+    private static int within(String argument, String value, int min, int max) {
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(argument + ": a whole number from " + min + " to " + max + " is needed\n\n"
+                + USAGE);
     }
 
     private static int positive(String argument, String value) {

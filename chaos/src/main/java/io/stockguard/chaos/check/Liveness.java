@@ -8,10 +8,13 @@ import java.util.Locale;
 /**
  * The service comes back. After each heal, the answers completed in the liveness window (by default
  * 10 s to 20 s after it, clipped at the next fault and at the end of the load) exist and are mostly
- * definite; each fault's time to recover is reported. A run planned without faults must be almost
- * entirely definite, and must never have left the hot store (no database fallback, no takeover);
- * so must the fault-free stretch at the start of a run with faults, judged by the answers before
- * the first fault and the metrics read when it ended.
+ * definite; each fault's time to recover is reported. No single operation stays without a definite
+ * answer longer than {@link CheckOptions#inDoubtAfterHealMillis()} after the heal of the last
+ * fault that began before it was settled (or after it began, when that is later); each fault's
+ * longest is reported. A run planned without faults must be entirely definite, and must never
+ * have left the hot store (no database fallback, no takeover); so must the fault-free stretch at
+ * the start of a run with faults, judged by the answers before the first fault and the metrics
+ * read when it ended.
  */
 final class Liveness implements Rule {
 
@@ -30,6 +33,7 @@ final class Liveness implements Rule {
         for (Op heal : heals) {
             notes.add(judgeHeal(heal, evidence, options.liveness(), violations));
         }
+        notes.add(judgeDoubts(evidence, options.inDoubtAfterHealMillis(), violations));
         if (!options.faultsPlanned()) {
             notes.add(judgeFaultFree("no faults planned", evidence.clientAnswers(), evidence.metrics(),
                     options.noFault(), violations));
@@ -74,6 +78,54 @@ final class Liveness implements Rule {
                     + percent(window.minDefinite()) + " definite", shown);
         }
         return name + ": " + share + "; " + recovery.describe();
+    }
+
+    /**
+     * Each operation in doubt against its deadline: the heal of the last fault that began before it
+     * was settled (or before the load ended, if it never was), or its own start when that is later,
+     * plus the allowance. An operation the load ended on before its deadline is not judged.
+     */
+    private static String judgeDoubts(Evidence evidence, long allowanceMillis, Violations violations) {
+        List<FaultSpan> faults = FaultSpan.of(evidence);
+        long end = evidence.lastClientAnswerAt().orElse(0);
+        java.util.Map<FaultSpan, Long> longest = new java.util.LinkedHashMap<>();
+        long longestWithoutFault = 0;
+        int inDoubt = 0;
+        for (Doubts.Doubt doubt : Doubts.of(evidence.ops())) {
+            inDoubt++;
+            long until = doubt.settled() ? doubt.settledAt() : end;
+            FaultSpan fault = null;
+            for (FaultSpan span : faults) {
+                if (span.startedAt() <= until) {
+                    fault = span;
+                }
+            }
+            if (fault != null && !fault.healed()) {
+                continue;
+            }
+            long from = fault == null ? doubt.startedAt() : Math.max(fault.healedAt(), doubt.startedAt());
+            long deadline = from + allowanceMillis;
+            long beyondHeal = until - (fault == null ? doubt.startedAt() : fault.healedAt());
+            if (fault != null) {
+                longest.merge(fault, Math.max(0, beyondHeal), Math::max);
+            } else {
+                longestWithoutFault = Math.max(longestWithoutFault, until - doubt.startedAt());
+            }
+            if (doubt.settled() ? doubt.settledAt() > deadline : end >= deadline) {
+                violations.add(doubt.process() + " " + doubt.f() + " " + doubt.subject() + " stayed without a definite "
+                        + "answer " + (doubt.settled() ? "until " + OpText.seconds(doubt.settledAt()) : "to the end")
+                        + (fault == null ? ", with no fault before it" : ", " + (until - fault.healedAt())
+                        + " ms after the heal of " + fault.fault()) + " (at most " + allowanceMillis + " ms)",
+                        doubt.ops());
+            }
+        }
+        StringBuilder note = new StringBuilder(inDoubt + " operations were in doubt for a while");
+        longest.forEach((fault, millis) -> note.append("; after ").append(fault.fault()).append(" at most ")
+                .append(millis).append(" ms beyond its heal"));
+        if (longestWithoutFault > 0) {
+            note.append("; before any fault at most ").append(longestWithoutFault).append(" ms");
+        }
+        return note.toString();
     }
 
     private static String judgeFaultFree(String stretch, List<Op> answers, List<Attempt> readings,

@@ -27,6 +27,8 @@ public final class Cluster implements AutoCloseable {
     public static final String API_KEY = "chaos-order-service-key-0123456789";
     public static final String ADMIN_KEY = "chaos-operator-key-0123456789abcdef";
 
+    private static final List<String> INSTANCE_NAMES = List.of("a", "b", "c", "d");
+
     private final Tier tier;
     private final Path home;
     private final List<ServiceInstance> instances = new ArrayList<>();
@@ -41,20 +43,21 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Starts the tier: stores first, then the instances (two for the Redis tiers, sharing the
-     * stores; one for the embedded tier, which keeps its database in its own data folder).
+     * Starts the tier: stores first, then the instances the deployment asks for (sharing the
+     * stores; the embedded tier's one keeps its database in its own data folder).
      *
      * @param kafkaBrokers 1, or 3 (replication factor 3, min in-sync replicas 2) for broker faults
      */
-    public static Cluster start(Tier tier, Path jar, Path home, int kafkaBrokers) {
-        return start(tier, jar, home, kafkaBrokers, Map.of());
+    public static Cluster start(Tier tier, Deployment deployment, Path jar, Path home, int kafkaBrokers) {
+        return start(tier, deployment, jar, home, kafkaBrokers, Map.of());
     }
 
-    /** As {@link #start(Tier, Path, Path, int)}, every instance also given {@code extraSettings}. */
-    public static Cluster start(Tier tier, Path jar, Path home, int kafkaBrokers, Map<String, String> extraSettings) {
+    /** As {@link #start(Tier, Deployment, Path, Path, int)}, every instance also given {@code extraSettings}. */
+    public static Cluster start(Tier tier, Deployment deployment, Path jar, Path home, int kafkaBrokers,
+            Map<String, String> extraSettings) {
         Cluster cluster = new Cluster(tier, home);
         try {
-            cluster.launch(jar, kafkaBrokers, extraSettings);
+            cluster.launch(deployment, jar, kafkaBrokers, extraSettings);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -62,26 +65,24 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    private void launch(Path jar, int kafkaBrokers, Map<String, String> extraSettings) {
+    private void launch(Deployment deployment, Path jar, int kafkaBrokers, Map<String, String> extraSettings) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "stockguard.security.api-keys", "order-service:" + API_KEY,
                 "stockguard.security.admin-keys", "ops:" + ADMIN_KEY));
         settings.putAll(extraSettings);
-        List<String> names = List.of("a", "b");
+        List<String> names = INSTANCE_NAMES.subList(0, deployment.instances());
         if (tier == Tier.DB) {
             // The embedded tier as a user runs it: PostgreSQL in the data folder, on a port it picks.
             embeddedData = home.resolve("data");
             settings.put("stockguard.data-dir", embeddedData.toString());
-            names = List.of("a");
         } else {
             database = Database.start(home);
             redis = RedisNodes.start();
-            // Redis runs with a replica, so the service waits for it (WAIT 1) before it acknowledges a
-            // change: a failover to the replica then cannot hand out the sequence of an acknowledged one.
+            // Every other setting is the service's default: what a new user runs.
             settings.putAll(Map.of("spring.datasource.url", database.jdbcUrl(),
                     "spring.datasource.username", "postgres", "spring.datasource.password", "",
-                    "stockguard.ledger", "redis", "stockguard.redis.url", redis.uri(),
-                    "stockguard.redis.wait-replicas", "1"));
+                    "stockguard.ledger", "redis"));
+            settings.putAll(deployment.redisSettings());
             if (tier == Tier.KAFKA) {
                 kafka = kafkaBrokers == 1 ? KafkaCluster.single() : KafkaCluster.start(kafkaBrokers);
                 int replication = Math.min(3, kafkaBrokers);
@@ -93,7 +94,11 @@ public final class Cluster implements AutoCloseable {
             }
         }
         for (String name : names) {
-            instances.add(new ServiceInstance(name, jar, RedisServer.freePort(), settings, home));
+            Map<String, String> own = new HashMap<>(settings);
+            if (redis != null) {
+                own.put("stockguard.redis.url", redis.uriFor(name));
+            }
+            instances.add(new ServiceInstance(name, jar, RedisServer.freePort(), own, home));
         }
         // Two instances starting side by side share the two cores; starting them together saves
         // the time of one start.

@@ -4,10 +4,13 @@ import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TcpProxy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The Redis of the Redis tiers: a master with a replica, reached by the service through a TCP
- * proxy (so that latency and dropped connections can be injected). The master's address never
+ * The Redis of the Redis tiers: a master with a replica, reached by each service instance through
+ * a TCP proxy of its own (so that latency and dropped connections can be injected, and one
+ * instance cut off from Redis while the others still reach it). The master's address never
  * changes: a failover starts the new master on the same port, as a Sentinel-managed virtual
  * address or a DNS switch would look to the service.
  */
@@ -16,24 +19,24 @@ public final class RedisNodes implements AutoCloseable {
     private final int masterPort;
     private RedisServer master;
     private RedisServer replica;
-    private final TcpProxy proxy;
+    /** One proxy per instance, by the instance's name. */
+    private final Map<String, TcpProxy> proxies = new ConcurrentHashMap<>();
 
-    private RedisNodes(RedisServer master, RedisServer replica, TcpProxy proxy) {
+    private RedisNodes(RedisServer master, RedisServer replica) {
         this.masterPort = master.port();
         this.master = master;
         this.replica = replica;
-        this.proxy = proxy;
     }
 
     static RedisNodes start() {
         RedisServer master = RedisServer.start();
         RedisServer replica = startReplicaOf(master.port());
-        return new RedisNodes(master, replica, TcpProxy.to(master.port()));
+        return new RedisNodes(master, replica);
     }
 
-    /** The address the service uses (the proxy). */
-    String uri() {
-        return proxy.uri();
+    /** The address instance {@code instance} uses: a proxy of its own in front of the master. */
+    String uriFor(String instance) {
+        return proxies.computeIfAbsent(instance, name -> TcpProxy.to(masterPort)).uri();
     }
 
     /** A command run on the master as it is now, as redis-cli would; its reply as text. */
@@ -91,15 +94,37 @@ public final class RedisNodes implements AutoCloseable {
         replica = startReplicaOf(masterPort);
     }
 
-    /** Every byte to and from Redis arrives {@code delay} later; zero ends it. */
+    /** Every byte to and from Redis arrives {@code delay} later, for every instance; zero ends it. */
     public void delay(Duration delay) {
-        proxy.delay(delay);
+        proxies.values().forEach(proxy -> proxy.delay(delay));
     }
 
     /** Drops every open connection to Redis (the service reconnects). */
     public void dropConnections() {
-        proxy.cut();
-        proxy.restore();
+        proxies.values().forEach(proxy -> {
+            proxy.cut();
+            proxy.restore();
+        });
+    }
+
+    /**
+     * Instance {@code instance} can no longer reach Redis (its connections dropped, new ones
+     * refused) while every other instance still does, until {@link #reconnect(String)}.
+     */
+    public void partition(String instance) {
+        proxy(instance).cut();
+    }
+
+    public void reconnect(String instance) {
+        proxy(instance).restore();
+    }
+
+    private TcpProxy proxy(String instance) {
+        TcpProxy proxy = proxies.get(instance);
+        if (proxy == null) {
+            throw new IllegalArgumentException("no instance " + instance + " reaches Redis here");
+        }
+        return proxy;
     }
 
     private static RedisServer startReplicaOf(int masterPort) {
@@ -108,7 +133,7 @@ public final class RedisNodes implements AutoCloseable {
 
     @Override
     public void close() {
-        proxy.close();
+        proxies.values().forEach(TcpProxy::close);
         if (master.isRunning()) {
             try {
                 master.resume();

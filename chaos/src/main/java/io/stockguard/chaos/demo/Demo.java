@@ -3,6 +3,7 @@ package io.stockguard.chaos.demo;
 import io.stockguard.chaos.Tier;
 import io.stockguard.chaos.check.RuleResult;
 import io.stockguard.chaos.cluster.Cluster;
+import io.stockguard.chaos.cluster.Deployment;
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.nemesis.Fault;
 import io.stockguard.chaos.nemesis.Faults;
@@ -40,6 +41,8 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
  */
 public final class Demo implements Stage {
 
+    /** Two instances behind the load, waiting for the replica as docs/operations.md recommends. */
+    static final Deployment DEPLOYMENT = new Deployment(2, 1);
     private static final String ORDINARY_PREFIX = "SKU-";
     private static final int ORDINARY_SKUS = 1_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
@@ -126,7 +129,8 @@ public final class Demo implements Stage {
         System.out.printf("demo: the full tier, %d client threads, about %d s of load, incidents %s; results in %s%n",
                 options.clients(), schedule.loadDuration().toSeconds(),
                 schedule.faults().stream().map(Fault::name).toList(), folder);
-        Run run = new Run(Tier.KAFKA, options.seed(), schedule, options.clients(), 3, options.jar(), folder, this);
+        Run run = new Run(Tier.KAFKA, DEPLOYMENT, options.seed(), schedule, options.clients(), 3, options.jar(), folder,
+                this);
         Outcome outcome;
         try (alerts) {
             outcome = Outcome.judge(run, schedule, run.execute());

@@ -29,6 +29,11 @@ public interface Fault {
         return false;
     }
 
+    /** How many service instances it needs (a partition of one instance from Redis needs another that still reaches it). */
+    default int instancesNeeded() {
+        return 1;
+    }
+
     /** Injects the fault; returns what heals it. {@code random} chooses among instances or brokers. */
     Injected inject(Cluster cluster, Random random);
 

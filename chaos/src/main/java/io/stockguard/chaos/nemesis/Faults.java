@@ -67,6 +67,7 @@ public final class Faults {
                                 redis.dropConnections();
                             });
                         }),
+                new PartitionOne(),
                 new BrokerKill(),
                 fault("kafka-pause", "every Kafka process paused (SIGSTOP) for 10 s", KAFKA_TIER, 10,
                         (cluster, random) -> {
@@ -134,6 +135,48 @@ public final class Faults {
                 return inject.apply(cluster, random);
             }
         };
+    }
+
+    /**
+     * One instance cut off from Redis while the others still reach it: the cut-off one takes over
+     * the SKUs it is asked for, the others load them again. Two owners' views disagree here, which
+     * is what the epoch fence is for.
+     */
+    private static final class PartitionOne implements Fault {
+        @Override
+        public String name() {
+            return "redis-partition-one";
+        }
+
+        @Override
+        public String description() {
+            return "one service instance cut off from Redis for 8 s while the others still reach it";
+        }
+
+        @Override
+        public Set<Tier> tiers() {
+            return REDIS_TIERS;
+        }
+
+        @Override
+        public Duration hold() {
+            return Duration.ofSeconds(8);
+        }
+
+        @Override
+        public int instancesNeeded() {
+            return 2;
+        }
+
+        @Override
+        public Fault.Injected inject(Cluster cluster, Random random) {
+            List<ServiceInstance> instances = cluster.instances();
+            ServiceInstance victim = instances.get(random.nextInt(instances.size()));
+            RedisNodes redis = redis(cluster);
+            redis.partition(victim.name());
+            return Fault.injected("instance " + victim.name() + " cut off from Redis",
+                    () -> redis.reconnect(victim.name()));
+        }
     }
 
     /** One broker of three killed; the others keep every acknowledged event (acks=all, min ISR 2). */

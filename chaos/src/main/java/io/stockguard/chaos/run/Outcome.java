@@ -20,8 +20,9 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
     public static Outcome judge(Run run, Schedule schedule, Run.Recorded recorded) {
         CheckOptions options = CheckOptions.defaults(!schedule.faultFree());
         Verdict verdict = new Checker().check(recorded.history(), options);
-        String title = "StockGuard chaos: " + run.tier().label() + " tier (" + run.tier().option() + "), seed "
-                + run.seed() + ", faults " + schedule.faults().stream().map(f -> f.name()).toList();
+        String title = "StockGuard chaos: " + run.tier().label() + " tier (" + run.tier().option() + "), "
+                + run.deployment().label() + ", seed " + run.seed() + ", faults "
+                + schedule.faults().stream().map(f -> f.name()).toList();
         StringBuilder text = new StringBuilder(TextReport.render(recorded.history(), verdict, title, options));
         List<String> unexpected = verdict.failures().stream().map(RuleResult::rule)
                 .filter(rule -> !KnownFailures.isKnown(run.tier(), rule)).toList();
@@ -35,8 +36,8 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
             }
         });
         text.append(unexpected.isEmpty() ? "PASS" : "FAIL: " + unexpected).append(String.format(
-                " -- rerun: ./stockguard chaos --tier=%s --seed=%d --seeds=1 --faults=%s%n", run.tier().option(),
-                run.seed(), schedule.faultFree() ? "none" : String.join(",",
+                " -- rerun: ./stockguard chaos --tier=%s %s --seed=%d --seeds=1 --faults=%s%n", run.tier().option(),
+                run.deployment().options(), run.seed(), schedule.faultFree() ? "none" : String.join(",",
                         schedule.faults().stream().map(f -> f.name()).toList())));
         try {
             Files.writeString(run.folder().resolve("report.txt"), text);
@@ -55,7 +56,8 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
     public static String summary(List<Outcome> outcomes) {
         StringBuilder text = new StringBuilder("\nchaos summary\n");
         for (Outcome outcome : outcomes) {
-            text.append(String.format("  %-8s seed %-4d %s%s%n", outcome.run().tier().label(), outcome.run().seed(),
+            text.append(String.format("  %-8s %-40s seed %-4d %s%s%n", outcome.run().tier().label(),
+                    outcome.run().deployment().label(), outcome.run().seed(),
                     outcome.passed() ? "PASS" : "FAIL " + outcome.unexpectedFailures(),
                     outcome.verdict().valid() ? "" : " (failed rules: " + outcome.verdict().failures().stream()
                             .map(RuleResult::rule).toList() + ")"));

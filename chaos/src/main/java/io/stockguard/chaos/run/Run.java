@@ -2,6 +2,7 @@ package io.stockguard.chaos.run;
 
 import io.stockguard.chaos.Tier;
 import io.stockguard.chaos.cluster.Cluster;
+import io.stockguard.chaos.cluster.Deployment;
 import io.stockguard.chaos.cluster.ServiceInstance;
 import io.stockguard.chaos.history.History;
 import io.stockguard.chaos.workload.Api;
@@ -24,15 +25,17 @@ import java.util.concurrent.locks.LockSupport;
  * One run: a tier's cluster started, its catalogue created, clients loading it while the nemesis
  * plays the schedule, then the final reads, all into one history written to the run's folder.
  *
+ * @param deployment how many instances, and what they wait for
  * @param clients client threads
  * @param kafkaBrokers brokers of the full tier (1, or 3 for broker faults)
  */
-public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder,
-        Stage stage) {
+public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule, int clients, int kafkaBrokers,
+        Path jar, Path folder, Stage stage) {
 
     /** A chaos run: the standard catalogue, nothing around the load. */
-    public Run(Tier tier, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar, Path folder) {
-        this(tier, seed, schedule, clients, kafkaBrokers, jar, folder, Stage.NONE);
+    public Run(Tier tier, Deployment deployment, long seed, Schedule schedule, int clients, int kafkaBrokers, Path jar,
+            Path folder) {
+        this(tier, deployment, seed, schedule, clients, kafkaBrokers, jar, folder, Stage.NONE);
     }
 
     /** A request that takes longer than this counts as unanswered (and is retried). */
@@ -52,7 +55,8 @@ public record Run(Tier tier, long seed, Schedule schedule, int clients, int kafk
         }
         History history = new History();
         long started = System.nanoTime();
-        try (Cluster cluster = Cluster.start(tier, jar, folder, kafkaBrokers, stage.settings())) {
+        try (Cluster cluster = Cluster.start(tier, deployment, jar, folder, kafkaBrokers,
+                stage.settings())) {
             Duration startup = Duration.ofNanos(System.nanoTime() - started);
             List<Target> targets = cluster.instances().stream()
                     .map(i -> new Target(i.name(), i.baseUrl())).toList();

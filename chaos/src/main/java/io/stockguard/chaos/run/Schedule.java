@@ -1,6 +1,7 @@
 package io.stockguard.chaos.run;
 
 import io.stockguard.chaos.Tier;
+import io.stockguard.chaos.cluster.Deployment;
 import io.stockguard.chaos.nemesis.Fault;
 import io.stockguard.chaos.nemesis.Faults;
 import java.time.Duration;
@@ -27,14 +28,14 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
             Tier.KAFKA, List.of("redis-kill", "kafka-pause"));
 
     /** The schedule the options ask for on this tier and seed. */
-    public static Schedule of(io.stockguard.chaos.Options options, Tier tier, long seed) {
+    public static Schedule of(io.stockguard.chaos.Options options, Tier tier, Deployment deployment, long seed) {
         boolean threeBrokers = options.kafkaBrokers() >= 3;
         return switch (options.profile()) {
-            case QUICK -> of(tier, options.faults() != null ? options.faults() : QUICK.get(tier), threeBrokers, seed,
-                    options.faultFreeLoad());
-            case DEFAULT -> of(tier, options.faults(), threeBrokers, seed, options.faultFreeLoad());
-            case SOAK -> soak(of(tier, options.faults(), threeBrokers, seed, options.faultFreeLoad()), options.soak(),
-                    seed);
+            case QUICK -> of(tier, deployment, options.faults() != null ? options.faults() : QUICK.get(tier),
+                    threeBrokers, seed, options.faultFreeLoad());
+            case DEFAULT -> of(tier, deployment, options.faults(), threeBrokers, seed, options.faultFreeLoad());
+            case SOAK -> soak(of(tier, deployment, options.faults(), threeBrokers, seed, options.faultFreeLoad()),
+                    options.soak(), seed);
         };
     }
 
@@ -56,13 +57,16 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
 
     /**
      * The faults named (or every fault the tier has), shuffled by the seed; faults that need three
-     * brokers only when the run has them. An empty list is a run without faults.
+     * brokers, or more instances than the deployment has, only when the run has them. An empty list
+     * is a run without faults.
      */
-    public static Schedule of(Tier tier, List<String> names, boolean threeBrokers, long seed, Duration faultFreeLoad) {
+    public static Schedule of(Tier tier, Deployment deployment, List<String> names, boolean threeBrokers, long seed,
+            Duration faultFreeLoad) {
         List<Fault> chosen = new ArrayList<>();
         List<Fault> candidates = names == null ? Faults.all() : names.stream().map(Faults::named).toList();
         for (Fault fault : candidates) {
-            if (fault.tiers().contains(tier) && (threeBrokers || !fault.needsThreeBrokers())) {
+            if (fault.tiers().contains(tier) && (threeBrokers || !fault.needsThreeBrokers())
+                    && deployment.instances() >= fault.instancesNeeded()) {
                 chosen.add(fault);
             }
         }

@@ -31,10 +31,12 @@ import java.util.function.Function;
  */
 final class Client implements Runnable {
 
-    /** Attempts at one operation (the first and its retries). */
-    private static final int ATTEMPTS_MAX = 6;
-    /** Calls through the Java client at one operation, each on the next instance (each retries by itself). */
-    private static final int JAVA_CLIENT_CALLS_MAX = 3;
+    /**
+     * How long an order service keeps retrying one operation that has no definite answer yet (with
+     * the same id, as the API asks): longer than any fault is held plus the 10 s the liveness rule
+     * allows after its heal, so that an operation left in doubt shows as one, with its length.
+     */
+    static final Duration IN_DOUBT_RETRY_MAX = Duration.ofSeconds(45);
     private static final Duration BACKOFF_FIRST = Duration.ofMillis(100);
     private static final Duration BACKOFF_MAX = Duration.ofSeconds(2);
     /** Holds kept short enough to expire during a run, and long ones that never do. */
@@ -284,7 +286,8 @@ final class Client implements Runnable {
     private Op attempt(Op template, String method, String path, Object body) {
         Duration backoff = BACKOFF_FIRST;
         Op completion = null;
-        for (int attempt = 1; attempt <= ATTEMPTS_MAX; attempt++) {
+        long deadline = System.nanoTime() + IN_DOUBT_RETRY_MAX.toNanos();
+        for (int attempt = 1; attempt == 1 || System.nanoTime() < deadline; attempt++) {
             Target instance = instances.get(Math.floorMod(instanceTurn++, instances.size()));
             Op invoked = history.invoke(template.withInstance(instance.name()));
             boolean admin = template.f().equals("adjust");
@@ -307,7 +310,8 @@ final class Client implements Runnable {
      */
     private Op throughJavaClient(Op template, Function<Target, OrderOutcome> call) {
         Op completion = null;
-        for (int calls = 1; calls <= JAVA_CLIENT_CALLS_MAX; calls++) {
+        long deadline = System.nanoTime() + IN_DOUBT_RETRY_MAX.toNanos();
+        for (int calls = 1; calls == 1 || System.nanoTime() < deadline; calls++) {
             Target instance = instances.get(Math.floorMod(instanceTurn++, instances.size()));
             Op invoked = history.invoke(template.withInstance(instance.name()));
             OrderOutcome outcome = call.apply(instance);

@@ -14,7 +14,7 @@ public final class Scenarios {
     /**
      * A run with one healed fault in which every rule holds: a sale, a hold, a cancelled hold, a
      * reserve in doubt that landed, a cancel-first tombstone, a refusal, a sale with commit, a restock
-     * and an adjustment in doubt that landed. SKU-1 ends 110 = 104 + 4 + 2, SKU-2 45 = 42 + 1 + 2.
+     * and an adjustment in doubt that its retry settled. SKU-1 ends 110 = 104 + 4 + 2, SKU-2 45 = 42 + 1 + 2.
      */
     public static HistoryFixtures cleanRun() {
         return history()
@@ -36,6 +36,7 @@ public final class Scenarios {
                 .sell("c6", "o7", "SKU-2:2").created()
                 .restock("c7", "SKU-1", 10, "r1").ok()
                 .adjust("c7", "SKU-2", -5, "a1").info()
+                .adjust("c7", "SKU-2", -5, "a1").answered(200, true, null)
                 .at(5_000).fault("kill-redis")
                 .at(8_000).heal("kill-redis")
                 .at(45_000)
