@@ -8,13 +8,16 @@
 -- ARGV[5]  line record lifetime (seconds)      ARGV[6]  a fresh event id
 -- ARGV[7]  the epoch the caller may change the SKU at
 -- Returns {'OK', entry id, event id, bucket, qty, sequence, epoch, available after, journaled sum after} |
---   {'ALREADY', entries} | {'STATE', state} | {'NONE'} (no such line) | {'NOT_LOADED'} | {'STALE', epoch loaded} |
+--   {'ALREADY', entries} | {'STATE', state} | {'NONE'} (no such line) | {'NOT_LOADED'} |
+--   {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua) | {'STALE', epoch loaded} |
 --   {'FOREIGN', state, bucket, qty, epoch} (a record of another epoch: ask the database)
 local meta, buckets, line, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local order, now, trace, actor, keep, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
 
-local epoch = redis.call('HGET', meta, 'epoch')
+local m = redis.call('HMGET', meta, 'epoch', 'h')
+local epoch = m[1]
 if not epoch then return {'NOT_LOADED'} end
+if m[2] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 if epoch ~= ARGV[7] then return {'STALE', tonumber(epoch)} end
 local record = redis.call('GET', line)
 if not record then return {'NONE'} end

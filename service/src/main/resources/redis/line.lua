@@ -6,9 +6,11 @@
 -- KEYS[2]  sg:{sku}:o:<order>  line record
 --          "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>|<customer>"
 -- Returns {'LINE', epoch loaded, state, bucket, qty, epoch of the record, entries} | {'NONE', epoch loaded}
---   | {'NOT_LOADED'}
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
+--   | {'NOT_LOADED'} | {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua)
+local m = redis.call('HMGET', KEYS[1], 'epoch', 'h')
+local epoch = m[1]
 if not epoch then return {'NOT_LOADED'} end
+if m[2] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 local record = redis.call('GET', KEYS[2])
 if not record then return {'NONE', tonumber(epoch)} end
 local state, b, q, at, pending = string.match(record, '^(%u+)|(%-?%d+)|(%d+)|?(%d*)|?([^|]*)|?(.*)$')

@@ -4,7 +4,8 @@
 -- never committed, so it is simply loaded again. Whatever an older epoch left here is
 -- replaced: its counters, and its outbox, whose changes the database has either applied or refused
 -- by now (the hand-over that ended that epoch waited for it). Every bucket's sequence restarts at 0;
--- the journaled sum starts at the database's applied sum, so the exact drift starts at 0.
+-- the journaled sum starts at the database's applied sum, so the exact drift starts at 0. The copy is
+-- stamped with this server's history (history.lua): only this history may sell from it.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
 -- KEYS[3]  sg:{sku}:x  outbox stream      KEYS[4]  sg:{sku}:c  customer hash
@@ -28,7 +29,7 @@ for i = 0, n - 1 do
 end
 redis.call('DEL', meta)
 local rate = ARGV[4 + 4 * n]
-redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk', rate)
+redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk', rate, 'h', sg_history())
 local limit = tonumber(ARGV[5 + 4 * n])
 if limit > 0 then redis.call('HSET', meta, 'lim', limit) end
 -- In slices, so a SKU with many customers does not need one huge HSET.

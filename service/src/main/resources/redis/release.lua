@@ -22,13 +22,16 @@
 -- Returns {'OK', entry id, event id, bucket, qty, sequence, da, dr, ds, epoch, available after,
 --   journaled sum after} | {'UNRESERVED'} |
 --   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state, entries} | {'JOURNALED'} | {'NOT_LOADED'} |
+--   {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua) |
 --   {'STALE', epoch loaded} | {'FOREIGN', state, bucket, qty, epoch} (a record of another epoch)
 local meta, buckets, line, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local keep, id = tonumber(ARGV[6]), ARGV[7]
 
-local epoch = redis.call('HGET', meta, 'epoch')
+local m = redis.call('HMGET', meta, 'epoch', 'h')
+local epoch = m[1]
 if not epoch then return {'NOT_LOADED'} end
+if m[2] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 if epoch ~= ARGV[8] then return {'STALE', tonumber(epoch)} end
 local record = redis.call('GET', line)
 if not record then

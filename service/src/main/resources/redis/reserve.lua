@@ -26,7 +26,8 @@
 --   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
 --   and journaled sum after the change (the database checks R - J against its D - A); or
 --   {'ALREADY', bucket, state, entries} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
---   {'EXPIRED'} | {'NOT_LOADED'} | {'STALE', epoch loaded} (not the caller's epoch: it must not sell
+--   {'EXPIRED'} | {'NOT_LOADED'} | {'NOT_LOADED', 'HISTORY'} (the copy here was loaded under another Redis
+--   history: history.lua) | {'STALE', epoch loaded} (not the caller's epoch: it must not sell
 --   here) | {'FOREIGN', state, bucket, qty, epoch} (the line's record was written under another
 --   epoch: only the database can say what became of it) | {'BACKLOG', length} |
 --   {'THROTTLED', retry after (milliseconds)} | {'LIMIT', limit, units the customer holds}
@@ -36,8 +37,9 @@ local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
 local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
 local outboxMax, expected, customer, nextId = tonumber(ARGV[11]), ARGV[12], ARGV[13], 14
 
-local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode', 'lim')
+local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode', 'lim', 'h')
 if not m[1] then return {'NOT_LOADED'} end
+if m[5] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 local n, epoch, mode = tonumber(m[1]), m[2], m[3]
 if epoch ~= expected then return {'STALE', tonumber(epoch)} end
 local sku = string.match(meta, '^sg:{(.*)}:m$')

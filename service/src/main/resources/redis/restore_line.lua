@@ -8,10 +8,12 @@
 -- ARGV[1]  the epoch the caller knows owns the SKU
 -- ARGV[2]  the record to write ("<state>|<bucket>|<qty>|<epoch>||<customer>"), or '' to remove the record
 -- ARGV[3]  the record's lifetime (seconds)
--- Returns {'OK'} | {'CURRENT'} (a record of this epoch is there: left as it is) | {'STALE', epoch}
+-- Returns {'OK'} | {'CURRENT'} (a record of this epoch is there: left as it is) | {'STALE', epoch} (not
+--   the caller's epoch, or a copy of another Redis history: history.lua)
 local meta, line = KEYS[1], KEYS[2]
-local epoch = redis.call('HGET', meta, 'epoch')
-if epoch ~= ARGV[1] then return {'STALE', tonumber(epoch) or 0} end
+local m = redis.call('HMGET', meta, 'epoch', 'h')
+local epoch = m[1]
+if epoch ~= ARGV[1] or m[2] ~= sg_history() then return {'STALE', tonumber(epoch) or 0} end
 local existing = redis.call('GET', line)
 if existing then
   local at = string.match(existing, '^%u+|%-?%d+|%d+|(%d*)')

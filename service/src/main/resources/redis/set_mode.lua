@@ -5,10 +5,12 @@
 -- ARGV[1]  NORMAL | THROTTLED | FROZEN
 -- ARGV[2]  reservations per second the cluster accepts while THROTTLED (0 = none)
 -- ARGV[3]  the epoch the caller knows owns the SKU
--- Returns {'OK', previous mode} | {'NOT_LOADED'} | {'STALE', epoch loaded}
+-- Returns {'OK', previous mode} | {'NOT_LOADED'} | {'NOT_LOADED', 'HISTORY'} (history.lua) |
+--   {'STALE', epoch loaded}
 local meta = KEYS[1]
-local m = redis.call('HMGET', meta, 'mode', 'epoch')
+local m = redis.call('HMGET', meta, 'mode', 'epoch', 'h')
 if not m[1] then return {'NOT_LOADED'} end
+if m[3] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 if m[2] ~= ARGV[3] then return {'STALE', tonumber(m[2])} end
 redis.call('HSET', meta, 'mode', ARGV[1])
 -- A new rate starts with a full second's worth of tokens, refilled from the next reservation on.

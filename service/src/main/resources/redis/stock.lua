@@ -17,15 +17,17 @@
 -- ARGV[12..] fresh event ids, one per bucket
 -- Returns {'OK', epoch, total before, total after, events...} where each event is 10 values (entry
 --   id, event id, bucket, op, delta available, 0, 0, sequence, available after, journaled sum after) |
---   {'REPLAYED', total, entries} | {'CONFLICT'} | {'SHORT', available} | {'NOT_LOADED'} | {'STALE', epoch} |
+--   {'REPLAYED', total, entries} | {'CONFLICT'} | {'SHORT', available} | {'NOT_LOADED'} |
+--   {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua) | {'STALE', epoch} |
 --   {'BACKLOG', length}
 local meta, buckets, outbox, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local op, how, amount = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local requestId, fingerprint, expected = ARGV[4], ARGV[5], ARGV[6]
 local now, trace, actor, keep, outboxMax = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]), tonumber(ARGV[11])
 
-local m = redis.call('HMGET', meta, 'n', 'epoch')
+local m = redis.call('HMGET', meta, 'n', 'epoch', 'h')
 if not m[1] then return {'NOT_LOADED'} end
+if m[3] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 local n, epoch = tonumber(m[1]), m[2]
 if epoch ~= expected then return {'STALE', tonumber(epoch)} end
 local available, total = {}, 0

@@ -196,8 +196,7 @@ final class HotReservations {
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
-                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), epoch, reply.status().equals("STALE")
-                        ? "the hot store has epoch " + reply.number(1) + ", not " + epoch : "the hot store lost it");
+                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), epoch, reply.whyNotOwner(epoch));
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
                 case "THROTTLED" -> {

@@ -272,9 +272,8 @@ final class HotSettlements {
     private Reply onLine(OrderId order, SkuId sku, long epoch, Supplier<Reply> step) {
         for (int attempt = 1; ; attempt++) {
             Reply reply = step.get();
-            if (reply.is("NOT_LOADED") || reply.is("STALE")) {
-                throw new StaleOwner(sku, epoch, reply.is("STALE") ? "the hot store has epoch " + reply.number(1)
-                        + ", not " + epoch : "the hot store lost it");
+            if (reply.notOwner()) {
+                throw new StaleOwner(sku, epoch, reply.whyNotOwner(epoch));
             }
             if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
                 return reply;

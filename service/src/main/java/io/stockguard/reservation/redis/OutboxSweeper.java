@@ -12,7 +12,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -79,7 +82,13 @@ final class OutboxSweeper extends PeriodicWork {
         Set<OrderId> settledOrders = new HashSet<>();
         for (int page = 0; page < PAGES_PER_SKU_MAX; page++) {
             boolean readAgain = false;
-            for (StreamMessage<String, String> entry : redis.outbox(key, settings.batchSize())) {
+            Optional<List<StreamMessage<String, String>>> entries = oldest(sku);
+            if (entries.isEmpty()) {
+                // Not a copy of this Redis history (or none): nothing in it is journaled. A request or
+                // the probe takes the SKU over, and its next load empties the outbox.
+                break;
+            }
+            for (StreamMessage<String, String> entry : entries.get()) {
                 StockEvent event = OutboxEvents.toEvent(entry.getBody());
                 if (!event.occurredAt().isBefore(before)) {
                     break;
@@ -115,6 +124,39 @@ final class OutboxSweeper extends PeriodicWork {
                     + "finish", batch.flushed(), sku, settledOrders.size());
         }
         return settled;
+    }
+
+    /**
+     * The SKU's oldest outbox entries, read together with the check that its copy is one this Redis
+     * history loaded ({@code outbox.lua}); empty when it is not.
+     */
+    private Optional<List<StreamMessage<String, String>>> oldest(SkuId sku) {
+        String key = Keys.outbox(sku);
+        Reply reply = new Reply(redis.run(Script.OUTBOX, List.of(Keys.meta(sku), key),
+                List.of(Integer.toString(settings.batchSize()))));
+        if (reply.notOwner()) {
+            log.debug("outbox of SKU {} not swept: {}", sku, reply.whyNotOwner(-1));
+            return Optional.empty();
+        }
+        if (!reply.is("OK")) {
+            throw reply.unexpected("outbox.lua");
+        }
+        return Optional.of(entries(key, reply));
+    }
+
+    /** The entries of an {@code outbox.lua} reply of {@code OK}, as Lettuce gives XRANGE's. */
+    static List<StreamMessage<String, String>> entries(String key, Reply reply) {
+        List<StreamMessage<String, String>> entries = new ArrayList<>();
+        for (Object raw : (List<?>) reply.values().get(1)) {
+            List<?> entry = (List<?>) raw;
+            List<?> fields = (List<?>) entry.get(1);
+            Map<String, String> body = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                body.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
+            }
+            entries.add(new StreamMessage<>(key, String.valueOf(entry.get(0)), body));
+        }
+        return entries;
     }
 
     /** Entries of one SKU on their way to the journal. */

@@ -187,11 +187,6 @@ final class RedisGateway implements AutoCloseable {
                 : CompletableFuture.failedFuture(unwrap(failure)));
     }
 
-    /** Outbox entries of a SKU, oldest first, up to {@code count}. */
-    List<StreamMessage<String, String>> outbox(String key, int count) {
-        return call(() -> await(commands().xrange(key, Range.create("-", "+"), Limit.from(count)).toCompletableFuture()));
-    }
-
     /** The outbox entries with these ids that are still there, pipelined. */
     List<StreamMessage<String, String>> outboxEntries(String key, List<String> entryIds) {
         return call(() -> {

@@ -27,6 +27,28 @@ record Reply(List<Object> values) {
         return values.size();
     }
 
+    /**
+     * The script would not act for the caller's epoch: the hot store lost the SKU ({@code NOT_LOADED}),
+     * holds a copy loaded under another Redis history ({@code NOT_LOADED HISTORY}, see
+     * {@code history.lua}), or is at another epoch ({@code STALE}). Either way the caller takes that
+     * epoch over.
+     */
+    boolean notOwner() {
+        return is("NOT_LOADED") || is("STALE");
+    }
+
+    /** Why the hot store is not the owner at {@code epoch}, for the take-over's log; see {@link #notOwner()}. */
+    String whyNotOwner(long epoch) {
+        if (is("STALE")) {
+            return "the hot store has epoch " + number(1) + ", not " + epoch;
+        }
+        if (size() > 1 && "HISTORY".equals(string(1))) {
+            return "its copy in the hot store was loaded under another Redis history (a failover or a restart since): "
+                    + "it may lack acknowledged changes";
+        }
+        return "the hot store lost it";
+    }
+
     /** A reply the caller did not expect: a script and its caller disagree about the contract. */
     IllegalStateException unexpected(String script) {
         return new IllegalStateException(script + " answered " + values + ", which its caller does not handle");

@@ -8,29 +8,38 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** The Lua scripts of the hot path, kept as files under {@code redis/} and called by SHA-1. */
+/**
+ * The Lua scripts of the hot path, kept as files under {@code redis/} and called by SHA-1. Every
+ * script that reads or changes a SKU's copy starts with the history fence ({@code history.lua}):
+ * one home for the check that a copy was loaded under the Redis history that serves it now.
+ */
 enum Script {
-    RESERVE("reserve.lua"),
-    CONFIRM("confirm.lua"),
-    RELEASE("release.lua"),
-    STOCK("stock.lua"),
-    SNAPSHOT("snapshot.lua"),
-    LOAD("load.lua"),
-    SET_MODE("set_mode.lua"),
-    SET_LIMIT("set_limit.lua"),
-    RESTORE_LINE("restore_line.lua"),
-    LINE("line.lua"),
-    ORDER("order.lua");
+    RESERVE("reserve.lua", true),
+    CONFIRM("confirm.lua", true),
+    RELEASE("release.lua", true),
+    STOCK("stock.lua", true),
+    SNAPSHOT("snapshot.lua", true),
+    LOAD("load.lua", true),
+    SET_MODE("set_mode.lua", true),
+    SET_LIMIT("set_limit.lua", true),
+    RESTORE_LINE("restore_line.lua", true),
+    LINE("line.lua", true),
+    OUTBOX("outbox.lua", true),
+    ORDER("order.lua", false);
+
+    /** The fence put before the scripts that read or change a SKU's copy. */
+    static final String HISTORY_FENCE = "history.lua";
 
     private final String file;
     private final String body;
     private final String sha;
     private final String tag;
 
-    Script(String file) {
+    /** @param fenced whether the script reads or changes a SKU's copy, and so starts with the history fence */
+    Script(String file, boolean fenced) {
         this.file = file;
         this.tag = file.substring(0, file.length() - ".lua".length());
-        this.body = read(file);
+        this.body = fenced ? read(HISTORY_FENCE) + read(file) : read(file);
         this.sha = sha1(body);
     }
 
@@ -52,7 +61,7 @@ enum Script {
         return sha;
     }
 
-    private static String read(String file) {
+    static String read(String file) {
         try (InputStream in = Script.class.getClassLoader().getResourceAsStream("redis/" + file)) {
             if (in == null) {
                 throw new IllegalStateException("missing Lua script redis/" + file);

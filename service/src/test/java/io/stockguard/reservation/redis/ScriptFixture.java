@@ -27,9 +27,21 @@ final class ScriptFixture implements AutoCloseable {
 
     final RedisServer server;
     final RedisGateway redis;
+    /** Whether {@link #close()} stops the server too (it started it). */
+    private final boolean ownsServer;
 
     ScriptFixture() {
-        server = RedisServer.start();
+        this(RedisServer.start(), true);
+    }
+
+    /** A gateway to a server the test started (and stops) itself. */
+    ScriptFixture(RedisServer server) {
+        this(server, false);
+    }
+
+    private ScriptFixture(RedisServer server, boolean ownsServer) {
+        this.server = server;
+        this.ownsServer = ownsServer;
         redis = new RedisGateway(properties(server.uri()), CircuitBreaker.ofDefaults("test"));
     }
 
@@ -219,21 +231,30 @@ final class ScriptFixture implements AutoCloseable {
         return Long.parseLong(server.command("XLEN", Keys.outbox(sku)).substring(1));
     }
 
+    /** The outbox's entries as the sweeper reads them (the SKU must be loaded here). */
+    private List<io.lettuce.core.StreamMessage<String, String>> outboxEntries(SkuId sku) {
+        Reply reply = run(Script.OUTBOX, List.of(Keys.meta(sku), Keys.outbox(sku)), List.of("1000"));
+        if (!reply.is("OK")) {
+            throw new IllegalStateException("the outbox of " + sku + " cannot be read: " + reply.values());
+        }
+        return OutboxSweeper.entries(Keys.outbox(sku), reply);
+    }
+
     /** The outbox entries' fields, oldest first. */
     List<Map<String, String>> outbox(SkuId sku) {
         List<Map<String, String>> entries = new ArrayList<>();
-        redis.outbox(Keys.outbox(sku), 1_000).forEach(message -> entries.add(new HashMap<>(message.getBody())));
+        outboxEntries(sku).forEach(message -> entries.add(new HashMap<>(message.getBody())));
         return entries;
     }
 
     /** The outbox entries' ids, oldest first. */
     List<String> outboxIds(SkuId sku) {
-        return redis.outbox(Keys.outbox(sku), 1_000).stream().map(message -> message.getId()).toList();
+        return outboxEntries(sku).stream().map(message -> message.getId()).toList();
     }
 
     /** The ids of the outbox entries whose field {@code field} is {@code value}, oldest first. */
     List<String> outboxIds(SkuId sku, String field, String value) {
-        return redis.outbox(Keys.outbox(sku), 1_000).stream()
+        return outboxEntries(sku).stream()
                 .filter(message -> value.equals(message.getBody().get(field))).map(message -> message.getId())
                 .toList();
     }
@@ -266,6 +287,8 @@ final class ScriptFixture implements AutoCloseable {
     @Override
     public void close() {
         redis.close();
-        server.close();
+        if (ownsServer) {
+            server.close();
+        }
     }
 }
