@@ -13,14 +13,21 @@
 -- ARGV[4..] per bucket 0..n-1: available, reserved, sold, applied sum (4 values each)
 -- ARGV[4 + 4n] reservations per second while THROTTLED (0 = none)
 -- ARGV[5 + 4n] units one customer may hold and have bought (0 = no limit)
--- ARGV[6 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
+-- ARGV[6 + 4n] replicas Redis must report connected for the load (stockguard.redis.wait-replicas; 0: none)
+-- ARGV[7 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
 --          older epoch acknowledged)
 -- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
---   ownership is behind the hot store, which must not happen; nothing is changed)
+--   ownership is behind the hot store, which must not happen; nothing is changed) |
+--   {'NO_REPLICAS', connected} (fewer replicas connected than asked for: the database keeps selling)
 local meta, buckets, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local n, epoch, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local current = redis.call('HGET', meta, 'epoch')
 if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
+local wanted = tonumber(ARGV[6 + 4 * n])
+if wanted > 0 then
+  local connected = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)'))
+  if connected < wanted then return {'NO_REPLICAS', connected} end
+end
 redis.call('DEL', buckets, outbox, customers)
 for i = 0, n - 1 do
   local base = 4 + i * 4
@@ -33,7 +40,7 @@ redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk
 local limit = tonumber(ARGV[5 + 4 * n])
 if limit > 0 then redis.call('HSET', meta, 'lim', limit) end
 -- In slices, so a SKU with many customers does not need one huge HSET.
-local first, last = 6 + 4 * n, #ARGV
+local first, last = 7 + 4 * n, #ARGV
 while first <= last do
   local upto = math.min(last, first + 199)
   local slice = {}

@@ -37,6 +37,10 @@ final class Client implements Runnable {
      * allows after its heal, so that an operation left in doubt shows as one, with its length.
      */
     static final Duration IN_DOUBT_RETRY_MAX = Duration.ofSeconds(45);
+    /** The longest one request may take (the API's timeout in the chaos suite is shorter). */
+    private static final Duration REQUEST_TIMEOUT_MAX = Duration.ofSeconds(10);
+    /** Reservations a client remembers for replays. */
+    private static final int SENT_KEPT_MAX = 200;
     private static final Duration BACKOFF_FIRST = Duration.ofMillis(100);
     private static final Duration BACKOFF_MAX = Duration.ofSeconds(2);
     /** Holds kept short enough to expire during a run, and long ones that never do. */
@@ -63,6 +67,8 @@ final class Client implements Runnable {
     private volatile boolean stopping;
     private int next;
     private int instanceTurn;
+    /** The bodies of this client's latest reservations, by order id, for replays. */
+    private final Map<String, Map<String, Object>> sent = new LinkedHashMap<>();
     /** The client's own orders and the state its last acknowledged answer gave them. */
     private final Map<String, String> orders = new LinkedHashMap<>();
 
@@ -122,8 +128,12 @@ final class Client implements Runnable {
     }
 
     private void step(int roll) {
-        if (roll < 540) {
+        if (roll < 500) {
             reserve(newOrder());
+        } else if (roll < 520) {
+            reserveTwice(newOrder());
+        } else if (roll < 540) {
+            replayReserve();
         } else if (roll < 690) {
             pickOrder("RESERVED").ifPresentOrElse(this::confirm, () -> reserve(newOrder()));
         } else if (roll < 800) {
@@ -195,8 +205,40 @@ final class Client implements Runnable {
         return lines;
     }
 
-    private void reserve(String order, List<Op.Line> lines) {
-        boolean commit = random.nextInt(10) == 0;
+    /**
+     * A reservation sent twice at once with the same order id and body (a client's retry racing its
+     * original, a double submit): the second, recorded as process {@code <client>-twin}, runs on
+     * another thread, on the next instance. Both answers must be the same order.
+     */
+    private void reserveTwice(String order) {
+        List<Op.Line> lines = orderLines();
+        Map<String, Object> body = reserveBody(order, lines, random.nextInt(10) == 0);
+        Op template = reserveTemplate(process + "-twin", order, lines, body);
+        Target twinInstance = instances.get(Math.floorMod(instanceTurn + 1, instances.size()));
+        Thread twin = Thread.ofVirtual().start(() -> attemptOn(twinInstance, template, body));
+        remember(order, attempt(reserveTemplate(process, order, lines, body), "POST", "/api/v1/reservations", body));
+        try {
+            twin.join(IN_DOUBT_RETRY_MAX.toMillis() + REQUEST_TIMEOUT_MAX.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One of this client's earlier reservations sent again, exactly as it was: it must be answered as a replay. */
+    private void replayReserve() {
+        if (sent.isEmpty()) {
+            reserve(newOrder());
+            return;
+        }
+        List<String> known = new ArrayList<>(sent.keySet());
+        String order = known.get(random.nextInt(known.size()));
+        Map<String, Object> body = sent.get(order);
+        @SuppressWarnings("unchecked")
+        List<Op.Line> lines = (List<Op.Line>) body.get("lines");
+        remember(order, attempt(reserveTemplate(process, order, lines, body), "POST", "/api/v1/reservations", body));
+    }
+
+    private Map<String, Object> reserveBody(String order, List<Op.Line> lines, boolean commit) {
         long ttl = commit ? 0 : random.nextInt(10) < 3
                 ? SHORT_TTL_MIN_SECONDS + random.nextInt(SHORT_TTL_MAX_SECONDS - SHORT_TTL_MIN_SECONDS + 1)
                 : LONG_TTL_SECONDS;
@@ -212,7 +254,25 @@ final class Client implements Runnable {
         } else {
             body.put("ttlSeconds", ttl);
         }
-        Op template = op("reserve").order(order).lines(lines).commit(commit).ttl(commit ? null : ttl).build();
+        if (sent.size() >= SENT_KEPT_MAX) {
+            sent.remove(sent.keySet().iterator().next());
+        }
+        sent.put(order, body);
+        return body;
+    }
+
+    private static Op reserveTemplate(String process, String order, List<Op.Line> lines, Map<String, Object> body) {
+        boolean commit = Boolean.TRUE.equals(body.get("commit"));
+        Long ttl = commit ? null : ((Number) body.get("ttlSeconds")).longValue();
+        return new OpBuilder(process, "reserve").order(order).lines(lines).commit(commit).ttl(ttl).build();
+    }
+
+    private void reserve(String order, List<Op.Line> lines) {
+        boolean commit = random.nextInt(10) == 0;
+        Map<String, Object> body = reserveBody(order, lines, commit);
+        long ttl = commit ? 0 : ((Number) body.get("ttlSeconds")).longValue();
+        String customer = Customers.of(order);
+        Op template = reserveTemplate(process, order, lines, body);
         Op done = javaClient != null && !commit
                 ? throughJavaClient(template, instance -> javaClient.reserve(instance, customer, order, lines, ttl))
                 : attempt(template, "POST", "/api/v1/reservations", body);
@@ -302,6 +362,22 @@ final class Client implements Runnable {
             backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
         }
         return completion;
+    }
+
+    /** As {@link #attempt}, always on one instance, from a thread of its own (the twin of a reservation). */
+    private void attemptOn(Target instance, Op template, Object body) {
+        Duration backoff = BACKOFF_FIRST;
+        long deadline = System.nanoTime() + IN_DOUBT_RETRY_MAX.toNanos();
+        for (int attempt = 1; attempt == 1 || System.nanoTime() < deadline; attempt++) {
+            Op invoked = history.invoke(template.withInstance(instance.name()));
+            Api.Answer answer = api.call(instance.baseUrl(), "POST", "/api/v1/reservations", body, false);
+            history.complete(invoked, Answers.type(answer), op -> Answers.describe(op, answer));
+            if (!Answers.retryable(answer) || stopping) {
+                return;
+            }
+            LockSupport.parkNanos(Math.min(backoff.toNanos(), BACKOFF_MAX.toNanos()));
+            backoff = backoff.multipliedBy(2);
+        }
     }
 
     /**

@@ -44,8 +44,8 @@ class IdempotencyTest {
                         .reserve("c0", "o1", "SKU-1:2").info()
                         .reserve("c0", "o1", "SKU-1:2").replayed()
                         .reserve("c0", "o1", "SKU-1:2").created()),
-                1, "order o1: reserve #7 followed an acknowledged reserve but was answered 201 replayed=false"
-                        + " instead of 200 replayed=true");
+                1, "order o1: reserve #7 was sent after reserve #5 was acknowledged but was answered 201 "
+                        + "replayed=false instead of 200 replayed=true");
     }
 
     @Test
@@ -71,7 +71,7 @@ class IdempotencyTest {
                         .reserve("c0", "o1", "SKU-1:2").created()
                         .confirm("c0", "o1").ok()
                         .confirm("c0", "o1").ok()),
-                1, "order o1: confirm #7 followed an acknowledged confirm but was not answered as a replay");
+                1, "order o1: confirm #7 was sent after confirm #5 was acknowledged but was not answered as a replay");
     }
 
     @Test
@@ -79,6 +79,29 @@ class IdempotencyTest {
         rejects(idempotency(history().sku("SKU-1", 10)
                         .cancel("c0", "o1").ok()
                         .cancel("c0", "o1").ok()),
-                1, "order o1: cancel #5 followed an acknowledged cancel but was not answered as a replay");
+                1, "order o1: cancel #5 was sent after cancel #3 was acknowledged but was not answered as a replay");
+    }
+
+    @Test
+    void acceptsTwinsThatOverlapAnsweredInEitherOrder() {
+        // a double submit: both sent before either was answered; the replay happens to be recorded first
+        HistoryFixtures fixtures = history().sku("SKU-1", 10);
+        HistoryFixtures.Call original = fixtures.at(1_000).reserve("c0", "o1", "SKU-1:2");
+        HistoryFixtures.Call twin = fixtures.at(1_001).reserve("c0-twin", "o1", "SKU-1:2");
+        fixtures.at(1_100);
+        twin.replayed();
+        original.created();
+        accepts(idempotency(fixtures));
+    }
+
+    @Test
+    void rejectsTwinsThatOverlapBothAnsweredAsNew() {
+        HistoryFixtures fixtures = history().sku("SKU-1", 10);
+        HistoryFixtures.Call original = fixtures.at(1_000).reserve("c0", "o1", "SKU-1:2");
+        HistoryFixtures.Call twin = fixtures.at(1_001).reserve("c0-twin", "o1", "SKU-1:2");
+        fixtures.at(1_100);
+        twin.created();
+        original.created();
+        rejects(idempotency(fixtures), 1, "order o1: reserve answered 201 (created) 2 times");
     }
 }

@@ -2,37 +2,63 @@ package io.stockguard.journal.kafka;
 
 import java.net.ConnectException;
 import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientException;
+import java.sql.SQLTransientConnectionException;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 
 /**
- * Tells a database that is unavailable (wait and try the same events again, however long it
- * takes) from an event that cannot be applied (a few attempts, then a dead letter).
+ * Tells why applying a batch failed, which decides how often it is tried again:
+ * <ul>
+ * <li>{@link Kind#UNAVAILABLE}: the database cannot be reached or did not answer. Nothing is wrong
+ *     with the events: they are tried again, however long it takes, and never set aside.</li>
+ * <li>{@link Kind#CONFLICT}: the database answered, and refused because another writer of the
+ *     same rows got there first (a duplicate key, a deadlock, a serialization failure). Another
+ *     attempt usually wins; one that keeps losing is not a race but an event that cannot be applied,
+ *     so these are bounded too, a little more loosely than errors.</li>
+ * <li>{@link Kind#ERROR}: anything else: a few attempts, then a dead letter.</li>
+ * </ul>
+ * Only an unavailable database holds a partition for as long as it lasts: a batch that fails the
+ * same way again and again is set aside (with an alert) and the partition, and every hand-over
+ * waiting on it, moves on.
  */
 final class Failures {
+
+    /** How an attempt failed. */
+    enum Kind { UNAVAILABLE, CONFLICT, ERROR }
+
+    /** Conflicts allowed for each error allowed before a batch is set aside (a race rarely repeats twice). */
+    static final int CONFLICTS_PER_ERROR = 3;
 
     private Failures() {
     }
 
-    static boolean isTransient(Throwable failure) {
+    static Kind kind(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof TransientDataAccessException || t instanceof DataAccessResourceFailureException
-                    || t instanceof CannotCreateTransactionException || t instanceof TransactionSystemException
-                    || t instanceof SQLTransientException || t instanceof SQLRecoverableException
-                    || t instanceof ConnectException
-                    // A race with another writer of the same rows that outlasted the applier's own retries.
-                    || t instanceof DuplicateKeyException) {
-                return true;
+            if (t instanceof DataAccessResourceFailureException || t instanceof CannotCreateTransactionException
+                    || t instanceof TransactionSystemException || t instanceof QueryTimeoutException
+                    || t instanceof org.springframework.dao.TransientDataAccessResourceException
+                    || t instanceof SQLTransientConnectionException || t instanceof SQLRecoverableException
+                    || t instanceof ConnectException) {
+                return Kind.UNAVAILABLE;
             }
             if (t.getCause() == t) {
                 break;
             }
         }
-        return false;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof org.springframework.dao.DuplicateKeyException
+                    || t instanceof org.springframework.dao.TransientDataAccessException
+                    || t instanceof org.springframework.dao.ConcurrencyFailureException
+                    || t instanceof java.sql.SQLTransientException) {
+                return Kind.CONFLICT;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return Kind.ERROR;
     }
 
     /** The failure in one line: its type and message, and those of its root cause. */

@@ -226,22 +226,28 @@ final class JournalWriter implements SmartLifecycle {
      */
     private Boolean applyWithRetries(List<StockEvent> events) {
         Duration backoff = RETRY_BACKOFF_FIRST;
-        int failures = 0;
+        int errors = 0;
+        int conflicts = 0;
+        int conflictsMax = settings.attemptsBeforeDeadLetter() * Failures.CONFLICTS_PER_ERROR;
         while (running) {
             try {
                 List<EventOutcome> outcomes = applier.apply(events, false);
                 measure(events, outcomes);
                 return true;
             } catch (RuntimeException e) {
-                if (Failures.isTransient(e)) {
+                Failures.Kind kind = Failures.kind(e);
+                if (kind == Failures.Kind.UNAVAILABLE) {
                     log.warn("the database is unavailable to the journal writer ({}); retrying in {}",
                             Failures.summary(e), backoff);
                 } else {
-                    failures++;
                     lastFailure = Failures.summary(e);
-                    log.warn("applying {} event(s) failed (attempt {} of {}): {}", events.size(), failures,
-                            settings.attemptsBeforeDeadLetter(), lastFailure);
-                    if (failures >= settings.attemptsBeforeDeadLetter()) {
+                    int count = kind == Failures.Kind.CONFLICT ? ++conflicts : ++errors;
+                    int max = kind == Failures.Kind.CONFLICT ? conflictsMax : settings.attemptsBeforeDeadLetter();
+                    log.warn("applying {} event(s) failed ({} {} of {}): {}", events.size(),
+                            kind == Failures.Kind.CONFLICT ? "conflict" : "attempt", count, max, lastFailure);
+                    if (count >= max) {
+                        // The same batch failing the same way is not a race: it is set aside (event by
+                        // event, by the caller), so the partition and the hand-overs behind it go on.
                         return false;
                     }
                 }

@@ -89,8 +89,14 @@ final class HandOver extends PeriodicWork {
         }
         List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), clock.instant(), reloadAfter, sources -> {
             OwnershipStore.HotSource source = sources.getFirst();
-            if (loader.load(source) == HotStockLoader.Loaded.LOADED) {
+            HotStockLoader.Loaded loaded = loader.load(source);
+            if (loaded == HotStockLoader.Loaded.LOADED) {
                 return Set.of(sku);
+            }
+            if (loaded == HotStockLoader.Loaded.NO_REPLICAS) {
+                // stockguard.redis.wait-replicas: the database sells it until Redis has its replicas.
+                log.debug("SKU {} stays with the database: Redis has fewer replicas than wait-replicas", sku);
+                return Set.of();
             }
             // Redis holds a newer epoch than the database gives: only a database restored from an
             // older backup does that. It stays with the database, which sells it.

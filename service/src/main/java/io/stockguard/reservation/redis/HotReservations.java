@@ -55,9 +55,11 @@ final class HotReservations {
     private final HotStoreSource database;
     private final RedisGateway redis;
     private final RedisProperties properties;
+    private final ReplicaAcknowledgement replicas;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            HotStoreSource database, RedisGateway redis, RedisProperties properties) {
+            HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas) {
+        this.replicas = replicas;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -225,13 +227,9 @@ final class HotReservations {
         OrderId order = command.orderId();
         List<StockEvent> events = new ArrayList<>();
         held.forEach(change -> events.addAll(change.events()));
-        if (!replicated()) {
-            // A failover to a replica that lacks these changes would reissue their sequence numbers:
-            // nothing is acknowledged (nor journaled) that the replicas have not got. The changes
-            // stay in the outbox: if this master lives on, the sweeper journals them.
-            return new Refusal.Unavailable(true, "fewer Redis replicas than stockguard.redis.wait-replicas took "
-                    + "the reservation in time");
-        }
+        // Short of replicas, the reservation still stands (the history fence keeps a failover from
+        // selling it again); the router hands its SKUs to the database after this answer.
+        replicas.replicated();
         List<EventOutcome> outcomes;
         try {
             outcomes = journal.record(events);
@@ -422,11 +420,6 @@ final class HotReservations {
     /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */
     private void forget(List<HotLines.Change> held) {
         held.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
-    }
-
-    /** Whether the request's writes reached the replicas {@code wait-replicas} asks for (true when none). */
-    private boolean replicated() {
-        return redis.replicated(properties.waitReplicas(), properties.waitTimeout());
     }
 
     /** A retry's answer; the customer is the command's, since a retry for another would not be a replay. */

@@ -52,11 +52,13 @@ final class HotSettlements {
     private final DurableJournal journal;
     private final RedisGateway redis;
     private final RedisProperties properties;
+    private final ReplicaAcknowledgement replicas;
     private final JournalProgress progress;
 
     HotSettlements(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            RedisGateway redis, RedisProperties properties, JournalProgress progress) {
+            RedisGateway redis, RedisProperties properties, JournalProgress progress, ReplicaAcknowledgement replicas) {
         this.properties = properties;
+        this.replicas = replicas;
         this.progress = progress;
         this.orders = orders;
         this.lines = lines;
@@ -341,11 +343,9 @@ final class HotSettlements {
     private void journalOrTakeOver(OrderId order, List<HotLines.Change> changes) {
         List<StockEvent> events = new ArrayList<>();
         changes.forEach(change -> events.addAll(change.events()));
-        if (!events.isEmpty() && !redis.replicated(properties.waitReplicas(), properties.waitTimeout())) {
-            // Not journaled: the changes stay in the outbox, where the sweeper finds them if this
-            // master lives on; the caller retries and learns the outcome.
-            throw new RedisGateway.HotStoreUnavailable("the " + events.getFirst().op() + " of order " + order
-                    + " reached fewer Redis replicas than stockguard.redis.wait-replicas", null);
+        if (!events.isEmpty()) {
+            // Short of replicas, the change still stands (see ReplicaAcknowledgement).
+            replicas.replicated();
         }
         List<EventOutcome> outcomes = events.isEmpty() ? List.of() : journal.record(events);
         for (int i = 0; i < events.size(); i++) {

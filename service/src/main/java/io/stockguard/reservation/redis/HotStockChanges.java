@@ -36,13 +36,11 @@ final class HotStockChanges {
     private final RedisGateway redis;
     private final AuditLog audit;
     private final TransactionTemplate transactions;
-    private final int waitReplicas;
-    private final java.time.Duration waitTimeout;
+    private final ReplicaAcknowledgement replicas;
 
     HotStockChanges(HotLines lines, DurableJournal journal, HotStoreSource database, RedisGateway redis,
-            AuditLog audit, TransactionTemplate transactions, RedisProperties properties) {
-        this.waitReplicas = properties.waitReplicas();
-        this.waitTimeout = properties.waitTimeout();
+            AuditLog audit, TransactionTemplate transactions, ReplicaAcknowledgement replicas) {
+        this.replicas = replicas;
         this.lines = lines;
         this.journal = journal;
         this.database = database;
@@ -107,10 +105,8 @@ final class HotStockChanges {
     }
 
     private void journal(SkuId sku, long epoch, HotLines.Change made) {
-        if (!redis.replicated(waitReplicas, waitTimeout)) {
-            throw new RedisGateway.HotStoreUnavailable("the stock change of " + sku + " reached fewer Redis replicas "
-                    + "than stockguard.redis.wait-replicas", null);
-        }
+        // Short of replicas, the change still stands (see ReplicaAcknowledgement).
+        replicas.replicated();
         List<EventOutcome> outcomes;
         try {
             outcomes = journal.record(made.events());

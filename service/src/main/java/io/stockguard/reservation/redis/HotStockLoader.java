@@ -22,8 +22,11 @@ import java.util.function.ToLongFunction;
  */
 final class HotStockLoader {
 
-    /** What a load came to. */
-    enum Loaded { LOADED, STALE }
+    /**
+     * What a load came to: loaded; refused because Redis has a newer epoch (STALE); or refused
+     * because Redis reports fewer replicas connected than {@code wait-replicas} asks for.
+     */
+    enum Loaded { LOADED, STALE, NO_REPLICAS }
 
     /** Open holds restored with a load; the rest are found in the database when first used. */
     private static final int OPEN_LINES_MAX = 50_000;
@@ -35,9 +38,11 @@ final class HotStockLoader {
     private final HotOrders orders;
     private final RedisProperties properties;
     private final Clock clock;
+    private final ReplicaAcknowledgement replicas;
 
     HotStockLoader(RedisGateway redis, HotStoreSource database, HotOrders orders, RedisProperties properties,
-            Clock clock) {
+            Clock clock, ReplicaAcknowledgement replicas) {
+        this.replicas = replicas;
         this.redis = redis;
         this.database = database;
         this.orders = orders;
@@ -66,6 +71,7 @@ final class HotStockLoader {
         }
         arguments.add(Integer.toString(source.throttleRate()));
         arguments.add(Integer.toString(source.limitPerCustomer()));
+        arguments.add(Integer.toString(replicas.wanted()));
         source.customerHolds().forEach((customer, units) -> {
             arguments.add(customer);
             arguments.add(Long.toString(units));
@@ -76,8 +82,12 @@ final class HotStockLoader {
                 .thenApply(values -> {
                     Reply reply = new Reply(values);
                     return switch (reply.status()) {
-                        case "LOADED" -> Loaded.LOADED;
+                        case "LOADED" -> {
+                            replicas.present();
+                            yield Loaded.LOADED;
+                        }
                         case "STALE" -> Loaded.STALE;
+                        case "NO_REPLICAS" -> Loaded.NO_REPLICAS;
                         default -> throw reply.unexpected("load.lua");
                     };
                 });

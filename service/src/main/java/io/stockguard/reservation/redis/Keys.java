@@ -11,6 +11,12 @@ import java.util.List;
  */
 final class Keys {
 
+    /**
+     * Written before each replica wait ({@code stockguard.redis.wait-replicas}) so that the wait
+     * covers every write Redis made before it; its value means nothing.
+     */
+    static final String REPLICATION_TICK = "sg:replication-tick";
+
     private Keys() {
     }
 

@@ -4,7 +4,6 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -18,6 +17,7 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -58,6 +58,8 @@ final class RedisGateway implements AutoCloseable {
     private final Supplier<StatefulConnection<String, String>> connector;
     private volatile StatefulConnection<String, String> connection;
     private volatile RedisClusterAsyncCommands<String, String> commands;
+    /** Replica waits only (standalone and Sentinel): a WAIT blocks its connection until it returns. */
+    private volatile StatefulRedisConnection<String, String> waitConnection;
     private final CircuitBreaker breaker;
     private final Duration timeout;
     private final boolean cluster;
@@ -295,33 +297,49 @@ final class RedisGateway implements AutoCloseable {
     }
 
     /**
-     * Waits until the last writes of this connection reached {@code replicas} replicas or the
-     * timeout passed; returns how many acknowledged. Standalone and Sentinel only: in a cluster a
-     * reservation's writes live on the node of its slot, which WAIT on this connection cannot reach.
+     * How many replicas have every write Redis made before this call, waiting up to
+     * {@code waitTimeout} for {@code replicas} of them. On a connection of its own, so the shared
+     * one never stalls behind a WAIT: a write there (INCR of {@link Keys#REPLICATION_TICK}) comes
+     * after everything the other connections' scripts wrote before it was sent, and WAIT waits for
+     * the replicas to acknowledge that write, hence all of them. Standalone and Sentinel only: in a
+     * cluster each slot's writes live on their own node.
      */
-    long waitForReplicas(int replicas, Duration waitTimeout) {
-        if (cluster || replicas == 0) {
-            return replicas;
+    long replicasAfterEarlierWrites(int replicas, Duration waitTimeout) {
+        if (cluster) {
+            throw new IllegalStateException("replica acknowledgement is not available in Redis Cluster");
         }
-        return call(() -> await(commands().waitForReplication(replicas, waitTimeout.toMillis()).toCompletableFuture()));
+        return call(() -> {
+            RedisAsyncCommands<String, String> own = waitCommands();
+            CompletableFuture<Long> tick = own.incr(Keys.REPLICATION_TICK).toCompletableFuture();
+            CompletableFuture<Long> reached = own.waitForReplication(replicas, waitTimeout.toMillis())
+                    .toCompletableFuture();
+            await(tick);
+            return awaitFor(reached, waitTimeout.plus(timeout));
+        });
     }
 
-    /**
-     * Whether the connection's writes so far reached {@code replicas} replicas within the timeout
-     * (true when none are asked for). Checked before a change is journaled: a failover to a
-     * replica that lacks a change would hand its sequence number out again.
-     */
-    boolean replicated(int replicas, Duration waitTimeout) {
-        if (replicas == 0) {
-            return true;
+    /** How many replicas Redis reports connected (INFO replication); standalone and Sentinel. */
+    int connectedReplicas() {
+        String info = call(() -> await(commands().info("replication").toCompletableFuture()));
+        return info.lines().filter(line -> line.startsWith("connected_slaves:")).findFirst()
+                .map(line -> Integer.parseInt(line.substring("connected_slaves:".length()).strip())).orElse(0);
+    }
+
+    /** The connection replica waits run on; made on first use, and again after it failed. */
+    private RedisAsyncCommands<String, String> waitCommands() {
+        StatefulRedisConnection<String, String> current = waitConnection;
+        if (current != null && current.isOpen()) {
+            return current.async();
         }
-        long reached = waitForReplicas(replicas, waitTimeout);
-        if (reached < replicas) {
-            log.warn("a change reached {} of {} Redis replicas within {}; it is not acknowledged", reached, replicas,
-                    waitTimeout);
-            return false;
+        synchronized (this) {
+            if (waitConnection == null || !waitConnection.isOpen()) {
+                if (waitConnection != null) {
+                    waitConnection.closeAsync();
+                }
+                waitConnection = ((RedisClient) client).connect();
+            }
+            return waitConnection.async();
         }
-        return true;
     }
 
     private <T> T call(Supplier<T> work) {
@@ -335,11 +353,15 @@ final class RedisGateway implements AutoCloseable {
     }
 
     private <T> T await(CompletableFuture<T> future) {
+        return awaitFor(future, timeout);
+    }
+
+    private <T> T awaitFor(CompletableFuture<T> future, Duration limit) {
         try {
-            return future.get(timeout.toMillis() + 50, TimeUnit.MILLISECONDS);
+            return future.get(limit.toMillis() + 50, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(false);
-            throw new io.lettuce.core.RedisCommandTimeoutException("no answer within " + timeout);
+            throw new io.lettuce.core.RedisCommandTimeoutException("no answer within " + limit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisException("interrupted while waiting for Redis", e);
@@ -363,6 +385,10 @@ final class RedisGateway implements AutoCloseable {
         StatefulConnection<String, String> current = connection;
         if (current != null) {
             current.close();
+        }
+        StatefulRedisConnection<String, String> waits = waitConnection;
+        if (waits != null) {
+            waits.close();
         }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

@@ -65,9 +65,15 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
+    ReplicaAcknowledgement replicaAcknowledgement(RedisGateway redis, RedisProperties properties,
+            MeterRegistry meters) {
+        return new ReplicaAcknowledgement(redis, properties, meters);
+    }
+
+    @Bean
     HotStockLoader hotStockLoader(RedisGateway redis, HotStoreSource source, HotOrders orders,
-            RedisProperties properties, Clock clock) {
-        return new HotStockLoader(redis, source, orders, properties, clock);
+            RedisProperties properties, Clock clock, ReplicaAcknowledgement replicas) {
+        return new HotStockLoader(redis, source, orders, properties, clock, replicas);
     }
 
     @Bean
@@ -101,14 +107,15 @@ class RedisLedgerConfiguration {
             OutboxSweeper sweeper, HotStoreSource source, OwnershipView view, HandOver handOver,
             DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
             AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock,
-            org.springframework.context.ApplicationEventPublisher events) {
+            org.springframework.context.ApplicationEventPublisher events, ReplicaAcknowledgement replicas) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
-                properties);
-        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress);
-        HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, properties);
+                properties, replicas);
+        HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
+                replicas);
+        HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);
         return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
-                handOver, redis, meters, clock, progress.behind(), progress, events);
+                handOver, redis, meters, clock, progress.behind(), progress, events, replicas);
     }
 
     @Bean

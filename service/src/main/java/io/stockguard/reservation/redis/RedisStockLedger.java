@@ -50,6 +50,8 @@ final class RedisStockLedger implements StockLedger {
     /** When a reservation refused because of the journal's backlog may be tried again. */
     private static final Duration BACKLOG_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Caller EXPIRY = new Caller(new Actor(Actor.Kind.SYSTEM, "expiry"), null);
+    private static final String SHORT_OF_REPLICAS = "Redis has fewer replicas than stockguard.redis.wait-replicas "
+            + "asks for";
     /** Routing passes per request: a pass that finds an owner changed starts again. */
     private static final int PASSES_MAX = 3;
 
@@ -68,12 +70,14 @@ final class RedisStockLedger implements StockLedger {
     private final JournalProgress journal;
     private final StoredViews storedViews;
     private final ApplicationEventPublisher events;
+    private final ReplicaAcknowledgement replicas;
 
     RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
             StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
             MeterRegistry meters, Clock clock, boolean journalBehind, JournalProgress journal,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, ReplicaAcknowledgement replicas) {
         this.events = events;
+        this.replicas = replicas;
         this.reservations = reservations;
         this.settlements = settlements;
         this.stockChanges = stockChanges;
@@ -285,7 +289,7 @@ final class RedisStockLedger implements StockLedger {
             Route route = route(skus);
             try {
                 return switch (route) {
-                    case Route.Hot h -> count(operation, "redis", hot.apply(h.epochs()));
+                    case Route.Hot h -> count(operation, "redis", degradeIfShortOfReplicas(h, hot.apply(h.epochs())));
                     // Unknown SKUs (answered 404) and orders nobody knows are not a fallback.
                     case Route.Database d -> count(operation, d.owned() ? "database" : "none", fallback.get());
                     case Route.Wait w -> {
@@ -363,8 +367,8 @@ final class RedisStockLedger implements StockLedger {
             if (owner.isEmpty()) {
                 continue;
             }
-            if (!redisUp && owner.get() instanceof Ownership.Hot h) {
-                owner = handOver.takeOver(sku, h.epoch(), "Redis is unavailable");
+            if (owner.get() instanceof Ownership.Hot h && (!redisUp || replicas.missing())) {
+                owner = handOver.takeOver(sku, h.epoch(), redisUp ? SHORT_OF_REPLICAS : "Redis is unavailable");
             }
             if (owner.orElseThrow() instanceof Ownership.Draining) {
                 owner = handOver.finish(sku);
@@ -386,6 +390,17 @@ final class RedisStockLedger implements StockLedger {
             return new Route.Wait("the SKUs " + skus + " are owned by different stores right now");
         }
         return new Route.Hot(epochs);
+    }
+
+    /**
+     * Hands the request's SKUs to the database when a replica wait came back short during it: the
+     * answer stands, and the next requests are sold by the database until Redis has its replicas.
+     */
+    private <T> T degradeIfShortOfReplicas(Route.Hot route, T outcome) {
+        if (replicas.missing()) {
+            route.epochs().forEach((sku, epoch) -> handOver.takeOver(sku, epoch, SHORT_OF_REPLICAS));
+        }
+        return outcome;
     }
 
     /** The SKU's owner after loading it into the hot store if the database owned it (and the load worked). */

@@ -88,6 +88,7 @@ final class ScriptFixture implements AutoCloseable {
         }
         arguments.add(Long.toString(rate));
         arguments.add("0");
+        arguments.add("0");
         return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), Keys.customers(sku)),
                 arguments);
     }

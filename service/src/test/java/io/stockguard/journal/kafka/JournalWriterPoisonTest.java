@@ -1,0 +1,174 @@
+package io.stockguard.journal.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.stockguard.journal.DeadLetter;
+import io.stockguard.journal.DeadLetters;
+import io.stockguard.journal.EventApplier;
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.sql.SQLTransientConnectionException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DuplicateKeyException;
+
+/**
+ * The journal writer's retry policy (Failures): a batch that keeps failing the same way is set
+ * aside, event by event, and the partition moves on; only an unavailable database holds it. The
+ * writer's consumer is Kafka's own MockConsumer and the database an applier that fails on cue:
+ * what is under test is the policy, not Kafka or the database.
+ */
+class JournalWriterPoisonTest {
+
+    private static final String TOPIC = "stockguard.events";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+    private static final EventCodec CODEC = new EventCodec();
+
+    private final MockConsumer<String, byte[]> consumer = new MockConsumer<>("earliest");
+    private final KeptLetters letters = new KeptLetters();
+    private final List<String> applied = new CopyOnWriteArrayList<>();
+    private JournalWriter writer;
+
+    @AfterEach
+    void stop() {
+        if (writer != null) {
+            writer.stop();
+        }
+    }
+
+    @Test
+    void anEventThatKeepsHittingADuplicateKeyIsSetAsideAndThePartitionMovesOn() {
+        StockEvent poisoned = event();
+        StockEvent after = event();
+        AtomicInteger poisonedAttempts = new AtomicInteger();
+        start((events, strict) -> {
+            if (events.stream().anyMatch(e -> e.eventId().equals(poisoned.eventId()))) {
+                poisonedAttempts.incrementAndGet();
+                throw new DuplicateKeyException("duplicate key value violates unique constraint \"stock_event_pkey\"");
+            }
+            events.forEach(e -> applied.add(e.eventId()));
+            return Collections.nCopies(events.size(), EventOutcome.Settled.APPLIED);
+        });
+        send(poisoned, 0);
+        send(after, 1);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(letters.eventIds).containsExactly(poisoned.eventId());
+            assertThat(applied).contains(after.eventId());
+        });
+        assertThat(poisonedAttempts.get()).as("bounded: the batch, then the event alone")
+                .isLessThanOrEqualTo(2 * 3 * Failures.CONFLICTS_PER_ERROR);
+        assertThat(letters.errors).singleElement().asString().contains("DuplicateKeyException");
+    }
+
+    @Test
+    void anUnavailableDatabaseHoldsTheEventsWithoutSettingThemAside() {
+        StockEvent event = event();
+        AtomicInteger attempts = new AtomicInteger();
+        start((events, strict) -> {
+            if (attempts.incrementAndGet() <= 20) {
+                throw new DataAccessResourceFailureException("connection refused",
+                        new SQLTransientConnectionException("connection refused"));
+            }
+            events.forEach(e -> applied.add(e.eventId()));
+            return Collections.nCopies(events.size(), EventOutcome.Settled.APPLIED);
+        });
+        send(event, 0);
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(applied).contains(event.eventId()));
+        assertThat(attempts.get()).as("tried for as long as the database was away").isGreaterThan(20);
+        assertThat(letters.eventIds).isEmpty();
+    }
+
+    private void start(EventApplier applier) {
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(PARTITION));
+            consumer.updateBeginningOffsets(Map.of(PARTITION, 0L));
+        });
+        MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
+                new ByteArraySerializer());
+        DeadLetterKeeper keeper = new DeadLetterKeeper(letters, producer, TOPIC + ".dead", event -> { },
+                new SimpleMeterRegistry(), Clock.systemUTC());
+        KafkaProperties.Writer settings = new KafkaProperties.Writer("test", 500, Duration.ofMillis(20), 3,
+                Duration.ofMillis(50));
+        writer = new JournalWriter(() -> consumer, TOPIC, applier, CODEC, keeper, settings, new SimpleMeterRegistry(),
+                Clock.systemUTC(), ObservationRegistry.NOOP);
+        consumer.subscribe(List.of(TOPIC));
+        writer.start();
+    }
+
+    private void send(StockEvent event, long offset) {
+        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset,
+                event.skuId().value(), CODEC.encode(event))));
+    }
+
+    private static StockEvent event() {
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        return new StockEvent(UUID.randomUUID().toString(), SkuId.of("POISON-1"), 0, StockOp.RESERVE,
+                OrderId.of("o-" + UUID.randomUUID()), null, 1, -1, 1, 0, null, "test", at, null, null, "fingerprint",
+                at.plus(Duration.ofMinutes(15)), null, null);
+    }
+
+    /** Dead letters kept in memory. */
+    private static final class KeptLetters implements DeadLetters {
+        final List<String> eventIds = new CopyOnWriteArrayList<>();
+        final List<String> errors = new CopyOnWriteArrayList<>();
+        private final Set<String> sources = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void keep(String source, String eventId, String skuId, String payload, String error, int attempts,
+                Instant failedAt) {
+            if (sources.add(source)) {
+                eventIds.add(eventId);
+                errors.add(error);
+            }
+        }
+
+        @Override
+        public List<DeadLetter> list(boolean openOnly, int limit) {
+            return new ArrayList<>();
+        }
+
+        @Override
+        public Optional<DeadLetter> find(long id) {
+            return Optional.empty();
+        }
+
+        @Override
+        public long countOpen() {
+            return eventIds.size();
+        }
+
+        @Override
+        public boolean markReplayed(long id, String by, Instant at) {
+            return false;
+        }
+    }
+}
