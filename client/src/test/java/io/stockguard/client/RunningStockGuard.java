@@ -1,5 +1,6 @@
 package io.stockguard.client;
 
+import io.stockguard.testkit.CappedLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -37,11 +38,13 @@ final class RunningStockGuard implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    private final CappedLog capped;
 
-    private RunningStockGuard(Process process, int port, Path log) {
+    private RunningStockGuard(Process process, int port, Path log, CappedLog capped) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.capped = capped;
     }
 
     static RunningStockGuard start() {
@@ -60,9 +63,8 @@ final class RunningStockGuard implements AutoCloseable {
                     "--stockguard.data-dir=" + data.toAbsolutePath(),
                     "--stockguard.security.api-keys=order-service:" + API_KEY,
                     "--stockguard.security.admin-keys=ops:" + ADMIN_KEY));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                    .start();
-            RunningStockGuard started = new RunningStockGuard(process, port, log);
+            CappedLog.Started process = CappedLog.start(new ProcessBuilder(command), log);
+            RunningStockGuard started = new RunningStockGuard(process.process(), port, log, process.log());
             started.awaitHealthy();
             return started;
         } catch (IOException e) {
@@ -144,6 +146,7 @@ final class RunningStockGuard implements AutoCloseable {
      */
     @Override
     public void close() {
+        capped.assertWithinLimit();
         if (!process.isAlive()) {
             return;
         }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.stockguard.testkit.CappedLog;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,11 +32,13 @@ public final class ServiceProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    private final CappedLog capped;
 
-    private ServiceProcess(Process process, int port, Path log) {
+    private ServiceProcess(Process process, int port, Path log, CappedLog capped) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.capped = capped;
     }
 
     /** Starts an instance on the database with these settings (as RunningService would) and waits until it is healthy. */
@@ -71,8 +74,8 @@ public final class ServiceProcess implements AutoCloseable {
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Path log = Files.createTempFile("stockguard-instance-" + port + "-", ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            ServiceProcess started = new ServiceProcess(process, port, log);
+            CappedLog.Started process = CappedLog.start(new ProcessBuilder(command), log);
+            ServiceProcess started = new ServiceProcess(process.process(), port, log, process.log());
             started.awaitHealthy();
             return started;
         } catch (IOException e) {
@@ -138,6 +141,7 @@ public final class ServiceProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        capped.assertWithinLimit();
     }
 
     private static int freePort() {

@@ -224,6 +224,8 @@ public final class KafkaCluster implements AutoCloseable {
         Properties properties = clientProperties();
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        // While the brokers start, the default strategy rebootstraps (and logs it) ~125 times a second.
+        properties.put(AdminClientConfig.METADATA_RECOVERY_STRATEGY_CONFIG, "none");
         while (true) {
             try (Admin admin = Admin.create(properties)) {
                 int ready = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size();

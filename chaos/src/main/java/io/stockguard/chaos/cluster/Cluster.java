@@ -180,6 +180,7 @@ public final class Cluster implements AutoCloseable {
         if (database != null) {
             database.close();
         }
+        instances.forEach(ServiceInstance::assertLogsWithinLimit);
     }
 
     static Path folder(Path parent, String name) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import io.stockguard.testkit.CappedLog;
 
 /**
  * One StockGuard instance as its own process ({@code java -jar} of the runnable jar the build
@@ -35,6 +36,8 @@ public final class ServiceInstance implements AutoCloseable {
     private final Path clockOffset;
     private Process process;
     private int starts;
+    /** The log of every start, each capped (CappedLog). */
+    private final List<CappedLog> logs = new ArrayList<>();
 
     ServiceInstance(String name, Path jar, int port, Map<String, String> settings, Path home) {
         this.name = name;
@@ -78,8 +81,9 @@ public final class ServiceInstance implements AutoCloseable {
         try {
             starts++;
             Path log = home.resolve("instance-" + name + "-" + starts + ".log");
-            process = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            CappedLog.Started started = CappedLog.start(new ProcessBuilder(command).directory(home.toFile()), log);
+            process = started.process();
+            logs.add(started.log());
             awaitHealthy(log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start instance " + name + " from " + jar, e);
@@ -129,6 +133,11 @@ public final class ServiceInstance implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException("instance " + name + " was not healthy within " + START_WAIT_MAX
                 + "; its log: " + log);
+    }
+
+    /** Fails when a start of this instance logged past its cap (a runaway log). */
+    public void assertLogsWithinLimit() {
+        logs.forEach(CappedLog::assertWithinLimit);
     }
 
     @Override

@@ -189,8 +189,17 @@ final class KafkaClients {
         return config;
     }
 
+    /**
+     * The admin client (backlog, topics) backs off while no broker answers: by default it tries
+     * again, and logs a rebootstrap, about 125 times a second (measured against a closed port), which
+     * once filled a disk with a test's output; with these backoffs about 5 times a second.
+     */
     private static Map<String, Object> adminDefaults() {
-        return Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(5).toMillis());
+        return Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(5).toMillis(),
+                AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 500L,
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 5_000L,
+                AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 500L,
+                AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 5_000L);
     }
 
     private static Map<String, Object> adminGuarantees(KafkaProperties properties) {
