@@ -121,6 +121,10 @@ LIMIT ?;
 -- name: stockRequest
 SELECT sku_id, op, fingerprint FROM stock_request WHERE request_id = ?;
 
+-- The hot-store stamp last applied to each bucket of a SKU (after a failover: was anything lost?).
+-- name: appliedStamps
+SELECT bucket, applied_epoch, applied_seq FROM stock_bucket WHERE sku_id = ? ORDER BY bucket;
+
 -- Statements of the coalescing writer: one transaction serves a batch of reservations.
 
 -- name: existingOrders

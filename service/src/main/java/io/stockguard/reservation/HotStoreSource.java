@@ -41,6 +41,13 @@ public interface HotStoreSource {
     Optional<ReservationView> recordExtension(OrderId order, Instant holdEnds, int extensions, Caller caller,
             Instant now);
 
+    /**
+     * Per bucket of the SKU, the highest sequence of {@code epoch} the database has applied (0 for
+     * a bucket whose last applied change is of another epoch): what a hot store of that epoch must
+     * at least have, or it lost acknowledged writes.
+     */
+    java.util.Map<Integer, Long> appliedSequences(SkuId sku, long epoch);
+
     /** The fingerprint a restock or adjustment request id was applied with, if it was. */
     Optional<String> stockRequestFingerprint(String requestId);
 

@@ -81,6 +81,15 @@ final class JdbcHotStoreSource implements HotStoreSource {
     }
 
     @Override
+    public java.util.Map<Integer, Long> appliedSequences(SkuId sku, long epoch) {
+        java.util.Map<Integer, Long> sequences = new java.util.TreeMap<>();
+        jdbc.query(sql.get("appliedStamps"), rs -> {
+            sequences.put(rs.getInt("bucket"), rs.getLong("applied_epoch") == epoch ? rs.getLong("applied_seq") : 0);
+        }, sku.value());
+        return sequences;
+    }
+
+    @Override
     public Optional<String> stockRequestFingerprint(String requestId) {
         return jdbc.query(sql.get("stockRequest"), (rs, i) -> rs.getString("fingerprint"), requestId).stream()
                 .findFirst();

@@ -198,7 +198,7 @@ final class HotReservations {
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
-                case "NOT_LOADED", "STALE" -> throw new StaleOwner(line.skuId(), epoch, reply.whyNotOwner(epoch));
+                case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, line.skuId(), epoch);
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
                 case "THROTTLED" -> {

@@ -275,7 +275,7 @@ final class HotSettlements {
         for (int attempt = 1; ; attempt++) {
             Reply reply = step.get();
             if (reply.notOwner()) {
-                throw new StaleOwner(sku, epoch, reply.whyNotOwner(epoch));
+                throw StaleOwner.refusedBy(reply, sku, epoch);
             }
             if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
                 return reply;

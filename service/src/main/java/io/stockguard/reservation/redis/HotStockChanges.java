@@ -93,7 +93,7 @@ final class HotStockChanges {
                 return new Refusal.Unavailable(false, "the journal of SKU " + sku + " is " + reply.number(1)
                         + " changes behind");
             }
-            case "NOT_LOADED", "STALE" -> throw new StaleOwner(sku, epoch, reply.whyNotOwner(epoch));
+            case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, sku, epoch);
             default -> throw reply.unexpected("stock.lua");
         }
         HotLines.Change made = lines.stocked(reply, sku, change.requestId(), change.fingerprint(), now,

@@ -70,6 +70,16 @@ class RedisLedgerConfiguration {
         return new ReplicaAcknowledgement(redis, properties, meters);
     }
 
+    /** The {@code hotStore} health component, and the start log's line on failover protection. */
+    @Bean
+    FailoverProtection hotStoreHealthIndicator(ReplicaAcknowledgement replicas, RedisProperties properties) {
+        FailoverProtection protection = new FailoverProtection(replicas);
+        log.info("Redis failover protection: history fence {}; replica acknowledgement {}{}",
+                FailoverProtection.HISTORY_FENCE, protection.replicaAcknowledgement(), properties.cluster()
+                        && properties.waitReplicas() > 0 ? " (wait-replicas is not used in Redis Cluster)" : "");
+        return protection;
+    }
+
     @Bean
     HotStockLoader hotStockLoader(RedisGateway redis, HotStoreSource source, HotOrders orders,
             RedisProperties properties, Clock clock, ReplicaAcknowledgement replicas) {

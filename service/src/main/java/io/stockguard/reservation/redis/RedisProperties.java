@@ -27,9 +27,13 @@ import org.springframework.validation.annotation.Validated;
  *     are refused (fail closed: a journal that cannot keep up must not be outrun)
  * @param openingStale how long an order may stay half-reserved before a retry takes it over
  *     (its caller died mid-way)
- * @param waitReplicas replicas a reservation must reach (Redis {@code WAIT}) before it is
- *     acknowledged, shrinking what a failover can lose; 0 turns it off (standalone and Sentinel)
- * @param waitTimeout how long to wait for those replicas
+ * @param waitReplicas replicas every change must reach (Redis {@code WAIT}, one wait shared by the
+ *     changes made meanwhile) before it is acknowledged; while Redis reports fewer connected, the
+ *     database sells the SKUs, and Redis again once they are back. Not needed for safety: the history
+ *     fence (always on) keeps a failover or restart from selling from a copy that lost writes. 0 (the
+ *     default) turns it off; standalone and Sentinel only
+ * @param waitTimeout how long one wait for those replicas may take; a wait that runs out with every
+ *     replica still connected (a busy machine) degrades nothing
  * @param breaker when to stop calling Redis and serve from the database
  * @param outbox how unapplied changes left by dead requests are swept into the database
  * @param preheat how SKUs are loaded into Redis in bulk

@@ -37,12 +37,17 @@ record Reply(List<Object> values) {
         return is("NOT_LOADED") || is("STALE");
     }
 
+    /** {@code NOT_LOADED HISTORY}: the copy here was loaded under another Redis history (history.lua). */
+    boolean otherHistory() {
+        return is("NOT_LOADED") && size() > 1 && "HISTORY".equals(string(1));
+    }
+
     /** Why the hot store is not the owner at {@code epoch}, for the take-over's log; see {@link #notOwner()}. */
     String whyNotOwner(long epoch) {
         if (is("STALE")) {
             return "the hot store has epoch " + number(1) + ", not " + epoch;
         }
-        if (size() > 1 && "HISTORY".equals(string(1))) {
+        if (otherHistory()) {
             return "its copy in the hot store was loaded under another Redis history (a failover or a restart since): "
                     + "it may lack acknowledged changes";
         }

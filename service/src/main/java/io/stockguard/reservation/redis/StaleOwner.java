@@ -12,6 +12,7 @@ final class StaleOwner extends RuntimeException {
     private final SkuId skuId;
     private final long epoch;
     private final boolean lostWrites;
+    private final boolean otherHistory;
 
     /** @param epoch the epoch the request believed owned the SKU: only that owner is taken over */
     StaleOwner(SkuId skuId, long epoch, String why) {
@@ -23,10 +24,28 @@ final class StaleOwner extends RuntimeException {
      *     regression: a failover to a replica that missed writes), not just another owner's epoch
      */
     StaleOwner(SkuId skuId, long epoch, String why, boolean lostWrites) {
+        this(skuId, epoch, why, lostWrites, false);
+    }
+
+    private StaleOwner(SkuId skuId, long epoch, String why, boolean lostWrites, boolean otherHistory) {
         super("SKU " + skuId + " at epoch " + epoch + ": " + why, null, false, false);
         this.skuId = skuId;
         this.epoch = epoch;
         this.lostWrites = lostWrites;
+        this.otherHistory = otherHistory;
+    }
+
+    /** A script would not act at {@code epoch} (see {@link Reply#notOwner()}). */
+    static StaleOwner refusedBy(Reply reply, SkuId skuId, long epoch) {
+        return new StaleOwner(skuId, epoch, reply.whyNotOwner(epoch), false, reply.otherHistory());
+    }
+
+    /**
+     * The hot store's copy was loaded under another Redis history (a failover or restart since):
+     * whether it lost acknowledged writes is worth a look once the SKU is taken over.
+     */
+    boolean otherHistory() {
+        return otherHistory;
     }
 
     boolean lostWrites() {
