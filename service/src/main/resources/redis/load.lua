@@ -9,6 +9,7 @@
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
 -- KEYS[3]  sg:{sku}:x  outbox stream      KEYS[4]  sg:{sku}:c  customer hash
+-- KEYS[5]  sg:{sku}:g  gives not yet journaled (reserve.lua), emptied with the outbox
 -- ARGV[1]  bucket count n   ARGV[2]  epoch   ARGV[3]  mode (NORMAL | THROTTLED | FROZEN)
 -- ARGV[4..] per bucket 0..n-1: available, reserved, sold, applied sum (4 values each)
 -- ARGV[4 + 4n] reservations per second while THROTTLED (0 = none)
@@ -19,7 +20,7 @@
 -- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
 --   ownership is behind the hot store, which must not happen; nothing is changed) |
 --   {'NO_REPLICAS', connected} (fewer replicas connected than asked for: the database keeps selling)
-local meta, buckets, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, buckets, outbox, customers, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local n, epoch, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local current = redis.call('HGET', meta, 'epoch')
 if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
@@ -28,7 +29,7 @@ if wanted > 0 then
   local connected = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)'))
   if connected < wanted then return {'NO_REPLICAS', connected} end
 end
-redis.call('DEL', buckets, outbox, customers)
+redis.call('DEL', buckets, outbox, customers, gives)
 for i = 0, n - 1 do
   local base = 4 + i * 4
   redis.call('HSET', buckets, i .. ':a', ARGV[base], i .. ':r', ARGV[base + 1], i .. ':s', ARGV[base + 2],

@@ -9,7 +9,12 @@
 --          lb lines with their buckets "sku|qty|bucket;…" once reserved, c created (ms),
 --          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
 --          request that held an OPENING record has given up on it (cleared by the next transition),
---          x how many times the hold was extended, cu the customer the order is for ('' none)
+--          x how many times the hold was extended, cu the customer the order is for ('' none),
+--          h the Redis history the record was made under (history.lua): a record of another history (a
+--          failover or restart since it was written) may be one the lost history moved on, and is
+--          not believed: GET answers NONE, OPEN, CONFIRM, CANCEL, EXPIRE and EXTEND answer FOREIGN
+--          (the caller rewrites the record from the database), the steps of a request under way
+--          answer STATE FOREIGN, and RESTORE and FORGET replace or remove it
 -- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms),
 --            9 customer ('' none)
@@ -50,8 +55,24 @@
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x', 'cu')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x', 'cu', 'h')
 local st = o[1]
+local history = sg_history()
+
+if st and o[12] ~= history then
+  if op == 'GET' then return {'NONE'} end
+  if op == 'OPEN' or op == 'CONFIRM' or op == 'CANCEL' or op == 'EXPIRE' or op == 'EXTEND' then return {'FOREIGN'} end
+  if op == 'SETTLING' then return {'IDLE', 'FOREIGN'} end
+  if op == 'FORGET' then
+    redis.call('DEL', key)
+    return {'OK'}
+  end
+  if op == 'RESTORE' then
+    st = nil
+  else
+    return {'STATE', 'FOREIGN'}
+  end
+end
 
 -- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
 -- has not touched it for longer than a live request can take.
@@ -85,7 +106,7 @@ if op == 'RESTORE' then
     if lines > 0 and current then return {'PRESENT'} end
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
-    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0', 'cu', ARGV[14] or '')
+    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0', 'cu', ARGV[14] or '', 'h', history)
   redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
   return {'OK'}
@@ -110,7 +131,7 @@ end
 if op == 'OPEN' then
   if not st then
     redis.call('HSET', key, 'st', 'OPENING', 'fp', ARGV[3], 'ln', ARGV[4], 'c', now, 'e', ARGV[5],
-      't', ARGV[6], 'u', now, 'cu', ARGV[9] or '')
+      't', ARGV[6], 'u', now, 'cu', ARGV[9] or '', 'h', history)
     redis.call('EXPIRE', key, tonumber(ARGV[7]))
     return {'NEW'}
   end
@@ -164,7 +185,7 @@ end
 
 if op == 'CANCEL' then
   if not st then
-    redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', now)
+    redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', now, 'h', history)
     redis.call('EXPIRE', key, tonumber(ARGV[3]))
     return {'TOMBSTONE'}
   end

@@ -15,6 +15,7 @@
 -- KEYS[3]  sg:{sku}:o:<order>  line record
 --          "<state>|<bucket>|<qty>|<epoch>|<entries of its last change>|<customer>"
 -- KEYS[4]  sg:{sku}:x  outbox stream      KEYS[5]  sg:{sku}:c  customer hash (units held or sold)
+-- KEYS[6]  sg:{sku}:g  gives not yet journaled (reserve.lua): a cancel or expiry is one
 -- ARGV[1]  order id   ARGV[2]  CANCEL | EXPIRE | UNRESERVE   ARGV[3]  now (epoch ms)
 -- ARGV[4]  trace id ('' if none)   ARGV[5]  actor   ARGV[6]  line record lifetime (seconds)
 -- ARGV[7]  a fresh event id       ARGV[8]  the epoch the caller may change the SKU at
@@ -24,7 +25,7 @@
 --   {'TOMBSTONE'} | {'NONE'} | {'ALREADY', state, entries} | {'JOURNALED'} | {'NOT_LOADED'} |
 --   {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua) |
 --   {'STALE', epoch loaded} | {'FOREIGN', state, bucket, qty, epoch} (a record of another epoch)
-local meta, buckets, line, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local meta, buckets, line, outbox, customers, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local order, how, now, trace, actor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local keep, id = tonumber(ARGV[6]), ARGV[7]
 
@@ -84,6 +85,7 @@ local sku = string.match(meta, '^sg:{(.*)}:m$')
 local entry = redis.call('XADD', outbox, '*', 'id', id, 'sku', sku, 'b', b, 'op', how, 'o', order,
   'rq', '', 'q', q, 'da', q, 'dr', dr, 'ds', ds, 'ep', epoch, 'sq', seq, 'tr', trace, 'ac', actor,
   'at', now, 'fp', '', 'ex', '0', 'ha', after, 'hj', journaled)
+redis.call('SADD', gives, entry)
 local final = 'CANCELLED'
 if how == 'EXPIRE' then final = 'EXPIRED' end
 unhold()

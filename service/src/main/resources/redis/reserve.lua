@@ -14,6 +14,10 @@
 -- KEYS[4]  sg:{sku}:x          outbox stream: changes not yet applied to the database
 -- KEYS[5]  sg:{sku}:c          customer hash: <customer> -> units of the SKU held or sold to them
 --                              (every named customer's, so a limit set later counts right at once)
+-- KEYS[6]  sg:{sku}:g          gives: the outbox entries not yet journaled that put stock back into a
+--                              bucket (cancel, expiry, restock, adjustment, transfer); a change that
+--                              takes stock is journaled after those made before it, never before (a
+--                              sale acknowledged on stock a lost cancel returned would never fit)
 -- ARGV[1]  order id            ARGV[2]  quantity (units)     ARGV[3]  home bucket
 -- ARGV[4]  1 = reserve and confirm in one step, 0 = hold
 -- ARGV[5]  now (epoch milliseconds)       ARGV[6]  hold ends (epoch milliseconds, 0 with commit)
@@ -22,7 +26,9 @@
 -- ARGV[12] the epoch the caller may sell at (its view of who owns the SKU)
 -- ARGV[13] the customer the order is for ('' none)
 -- ARGV[14..] fresh event ids, at least 2 * n (one per change the script may make)
--- Returns {'OK', home, epoch, events...} where each event is 10 values: stream entry id, event
+-- Returns {'OK', home, epoch, gives, events...} where gives are the entry ids (comma-separated) of the
+--   gives made before this reservation and not yet journaled (the caller journals them first), and each
+--   event is 10 values: stream entry id, event
 --   id, bucket, op, delta available, delta reserved, delta sold, sequence, the bucket's available
 --   and journaled sum after the change (the database checks R - J against its D - A); or
 --   {'ALREADY', bucket, state, entries} | {'SHORT', available} | {'FROZEN'} | {'CANCELLED'} |
@@ -31,7 +37,7 @@
 --   here) | {'FOREIGN', state, bucket, qty, epoch} (the line's record was written under another
 --   epoch: only the database can say what became of it) | {'BACKLOG', length} |
 --   {'THROTTLED', retry after (milliseconds)} | {'LIMIT', limit, units the customer holds}
-local meta, buckets, line, outbox, customers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local meta, buckets, line, outbox, customers, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
 local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
@@ -89,7 +95,7 @@ if mode == 'THROTTLED' then
     redis.call('HSET', meta, 'tk', tostring(tokens - 1), 'ts', stamp)
   end
 end
-local result = {'OK', home, tonumber(epoch)}
+local result = {'OK', home, tonumber(epoch), table.concat(redis.call('SMEMBERS', gives), ',')}
 local own = {}
 local function emit(b, op, q, da, dr, ds, request)
   if da ~= 0 then redis.call('HINCRBY', buckets, b .. ':a', da) end
@@ -107,7 +113,7 @@ local function emit(b, op, q, da, dr, ds, request)
     'fp', op == 'RESERVE' and fingerprint or '', 'ex', op == 'RESERVE' and expires or '0',
     'cu', op == 'RESERVE' and customer or '',
     'ha', after, 'hj', journaled)
-  if isOrder then own[#own + 1] = entry end
+  if isOrder then own[#own + 1] = entry else redis.call('SADD', gives, entry) end
   for _, v in ipairs({entry, id, b, op, da, dr, ds, seq, after, journaled}) do result[#result + 1] = v end
 end
 

@@ -10,17 +10,20 @@
 -- KEYS[3]  sg:{sku}:x  outbox stream
 -- KEYS[4]  sg:{sku}:rq:<request id> (any key of the slot if none): "<fingerprint>|<entries>", the
 --          outbox entries of the change (for a retry to journal them if the attempt that made them died)
+-- KEYS[5]  sg:{sku}:g  gives not yet journaled (reserve.lua): every stock change is one
 -- ARGV[1]  RESTOCK | ADJUST   ARGV[2]  DELTA | SET   ARGV[3]  the signed change, or the new total (units)
 -- ARGV[4]  request id ('' if none)   ARGV[5]  request fingerprint   ARGV[6]  the epoch the caller may change at
 -- ARGV[7]  now (epoch ms)   ARGV[8]  trace id ('' if none)   ARGV[9]  actor
 -- ARGV[10] request record lifetime (seconds)   ARGV[11] outbox length above which it refuses
 -- ARGV[12..] fresh event ids, one per bucket
--- Returns {'OK', epoch, total before, total after, events...} where each event is 10 values (entry
+-- Returns {'OK', epoch, total before, total after, gives, events...} where gives are the entry ids
+--   (comma-separated) of the gives made before this change and not yet journaled (the caller journals
+--   them first: a removal may take what they put back), and each event is 10 values (entry
 --   id, event id, bucket, op, delta available, 0, 0, sequence, available after, journaled sum after) |
 --   {'REPLAYED', total, entries} | {'CONFLICT'} | {'SHORT', available} | {'NOT_LOADED'} |
 --   {'NOT_LOADED', 'HISTORY'} (a copy of another Redis history: history.lua) | {'STALE', epoch} |
 --   {'BACKLOG', length}
-local meta, buckets, outbox, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, buckets, outbox, request, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op, how, amount = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local requestId, fingerprint, expected = ARGV[4], ARGV[5], ARGV[6]
 local now, trace, actor, keep, outboxMax = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]), tonumber(ARGV[11])
@@ -85,7 +88,7 @@ end
 -- Numbers go to Redis as integer text: Lua's own formatting would write 10^12 as 1e+12.
 local function int(x) return string.format('%d', x) end
 local sku = string.match(meta, '^sg:{(.*)}:m$')
-local result = {'OK', tonumber(epoch), total, total + delta}
+local result = {'OK', tonumber(epoch), total, total + delta, table.concat(redis.call('SMEMBERS', gives), ',')}
 local own = {}
 local nextId = 12
 for i = 0, n - 1 do
@@ -100,6 +103,7 @@ for i = 0, n - 1 do
       'rq', requestId, 'q', int(math.abs(da)), 'da', int(da), 'dr', 0, 'ds', 0, 'ep', epoch, 'sq', seq, 'tr', trace,
       'ac', actor, 'at', now, 'fp', fingerprint, 'ex', '0', 'ha', after, 'hj', journaled)
     own[#own + 1] = entry
+    redis.call('SADD', gives, entry)
     for _, v in ipairs({entry, id, i, op, da, 0, 0, seq, after, journaled}) do result[#result + 1] = v end
   end
 end

@@ -22,8 +22,16 @@ import java.util.Optional;
  */
 final class HotLines {
 
-    /** A line the hot store changed: its bucket, the outbox entries it wrote and their events. */
-    record Change(SkuId skuId, int bucket, List<String> entryIds, List<StockEvent> events) {
+    /**
+     * A line the hot store changed: its bucket, the outbox entries it wrote and their events, and
+     * the gives made before it that were not journaled yet (their entry ids): journaled first.
+     */
+    record Change(SkuId skuId, int bucket, List<String> entryIds, List<StockEvent> events,
+            List<String> givesBefore) {
+
+        Change(SkuId skuId, int bucket, List<String> entryIds, List<StockEvent> events) {
+            this(skuId, bucket, entryIds, events, List.of());
+        }
     }
 
     /**
@@ -91,6 +99,44 @@ final class HotLines {
         };
     }
 
+    /**
+     * The gives the changes were made after and that were not journaled yet (a cancel, an expiry, a
+     * restock or a transfer whose request has not journaled it, or died first), as changes of their
+     * own, oldest first: journaled ahead of the changes, so that a sale is never durable before the
+     * stock it took was (if that give were lost with a failover, the sale would never fit the
+     * database). Entries gone meanwhile were journaled by their own request.
+     */
+    List<Change> givesBefore(List<Change> changes) {
+        List<Change> earlier = new ArrayList<>();
+        java.util.Set<String> own = new java.util.HashSet<>();
+        changes.forEach(change -> own.addAll(change.entryIds()));
+        java.util.Map<SkuId, java.util.Set<String>> wanted = new java.util.LinkedHashMap<>();
+        for (Change change : changes) {
+            change.givesBefore().stream().filter(id -> !own.contains(id))
+                    .forEach(id -> wanted.computeIfAbsent(change.skuId(), k -> new java.util.TreeSet<>(
+                            java.util.Comparator.comparingLong((String entry) -> streamOrder(entry)[0])
+                                    .thenComparingLong(entry -> streamOrder(entry)[1]))).add(id));
+        }
+        wanted.forEach((sku, ids) -> {
+            List<String> found = new ArrayList<>();
+            List<StockEvent> events = new ArrayList<>();
+            for (var message : redis.outboxEntries(Keys.outbox(sku), List.copyOf(ids))) {
+                found.add(message.getId());
+                events.add(OutboxEvents.toEvent(message.getBody()));
+            }
+            if (!found.isEmpty()) {
+                earlier.add(new Change(sku, -1, found, events));
+            }
+        });
+        return earlier;
+    }
+
+    /** A stream entry id ("millis-sequence") as a number pair that sorts in the stream's order. */
+    private static long[] streamOrder(String entryId) {
+        int dash = entryId.indexOf('-');
+        return new long[] {Long.parseLong(entryId.substring(0, dash)), Long.parseLong(entryId.substring(dash + 1))};
+    }
+
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
     Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
             Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer) {
@@ -113,7 +159,7 @@ final class HotLines {
         List<String> entries = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
         String transfer = null;
-        for (int i = 3; i + 10 <= reply.size(); i += 10) {
+        for (int i = 4; i + 10 <= reply.size(); i += 10) {
             String eventId = reply.string(i + 1);
             StockOp op = StockOp.valueOf(reply.string(i + 3));
             long da = reply.number(i + 4);
@@ -129,7 +175,11 @@ final class HotLines {
                     op == StockOp.RESERVE ? holdEnds : null, reply.number(i + 8), reply.number(i + 9),
                     op == StockOp.RESERVE ? customer : null));
         }
-        return new Change(sku, home, entries, events);
+        return new Change(sku, home, entries, events, ids(reply.string(3)));
+    }
+
+    private static List<String> ids(String joined) {
+        return joined == null || joined.isEmpty() ? List.of() : List.of(joined.split(","));
     }
 
     Reply confirm(OrderId order, SkuId sku, Instant now, Caller caller, long epoch) {
@@ -180,7 +230,7 @@ final class HotLines {
         }
         String request = "sg:{" + sku.value() + "}:rq:" + (requestId == null ? "" : requestId);
         return new Reply(redis.run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
-                request), arguments));
+                request, Keys.gives(sku)), arguments));
     }
 
     /** The change an OK reply of stock.lua describes (one event per bucket it changed). */
@@ -188,7 +238,7 @@ final class HotLines {
         long epoch = reply.number(1);
         List<String> entries = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
-        for (int i = 4; i + 10 <= reply.size(); i += 10) {
+        for (int i = 5; i + 10 <= reply.size(); i += 10) {
             long da = reply.number(i + 4);
             entries.add(reply.string(i));
             events.add(new StockEvent(reply.string(i + 1), sku, (int) reply.number(i + 2),
@@ -196,7 +246,7 @@ final class HotLines {
                     caller.actor().toString(), now, epoch, reply.number(i + 7),
                     requestId == null ? null : fingerprint, null, reply.number(i + 8), reply.number(i + 9)));
         }
-        return new Change(sku, -1, entries, events);
+        return new Change(sku, -1, entries, events, ids(reply.string(4)));
     }
 
     private static String trace(Caller caller) {

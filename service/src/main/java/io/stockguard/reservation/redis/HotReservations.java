@@ -81,8 +81,10 @@ final class HotReservations {
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         Reply opened = open(command, now, holdEnds, trace);
-        if (!opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
-            // The record was made under another epoch: the database's copy replaces it.
+        if (opened.is("FOREIGN")
+                || !opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
+            // The record was made under another epoch, or another Redis history: the database's copy
+            // replaces it.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             opened = open(command, now, holdEnds, trace);
         }
@@ -225,6 +227,7 @@ final class HotReservations {
     private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
             Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
         OrderId order = command.orderId();
+        List<HotLines.Change> earlier = lines.givesBefore(held);
         List<StockEvent> events = new ArrayList<>();
         held.forEach(change -> events.addAll(change.events()));
         // Short of replicas, the reservation still stands (the history fence keeps a failover from
@@ -232,7 +235,7 @@ final class HotReservations {
         replicas.replicated();
         List<EventOutcome> outcomes;
         try {
-            outcomes = journal.record(events);
+            outcomes = Earlier.record(journal, earlier, events);
         } catch (DurableJournal.JournalUnavailableException e) {
             if (e.maybeRecorded()) {
                 // The events may be durable: they stay in the outbox, and the sweeper settles them.
@@ -250,6 +253,7 @@ final class HotReservations {
             // The synchronous journal applies an order's events all or none: none of these applied.
             return refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
         }
+        forget(earlier);
         forget(held);
         List<ReservedLine> reserved = held.stream()
                 .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))

@@ -236,6 +236,15 @@ final class HotSettlements {
      */
     private Reply decide(OrderId order, Supplier<Reply> decision, Map<SkuId, Long> epochs, String... stamped) {
         Reply decided = decision.get();
+        if (decided.is("FOREIGN")) {
+            // Made under another Redis history (a failover or restart since): the lost history may have
+            // moved the order on. The database's copy replaces it (or it goes, if the database has none).
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            decided = decision.get();
+            if (decided.is("FOREIGN")) {
+                throw decided.unexpected("order.lua after the record was rewritten");
+            }
+        }
         if (decided.is("TOMBSTONE")) {
             // A cancel that found no record wrote a tombstone; unless the database has the order.
             Optional<ReservationView> known = loader.order(order);

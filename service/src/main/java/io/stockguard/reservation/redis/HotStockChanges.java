@@ -107,9 +107,10 @@ final class HotStockChanges {
     private void journal(SkuId sku, long epoch, HotLines.Change made) {
         // Short of replicas, the change still stands (see ReplicaAcknowledgement).
         replicas.replicated();
+        List<HotLines.Change> earlier = lines.givesBefore(List.of(made));
         List<EventOutcome> outcomes;
         try {
-            outcomes = journal.record(made.events());
+            outcomes = Earlier.record(journal, earlier, made.events());
         } catch (DurableJournal.JournalUnavailableException e) {
             // The change stays in the outbox: the sweeper journals it, so it is not undone here.
             throw new RedisGateway.HotStoreUnavailable("the journal did not take the stock change of " + sku, e);
@@ -117,6 +118,7 @@ final class HotStockChanges {
         if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
             throw new StaleOwner(sku, epoch, "the database refused its stock change: " + outcomes);
         }
+        earlier.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
         redis.deleteFromOutbox(Keys.outbox(sku), made.entryIds());
     }
 

@@ -78,7 +78,7 @@ final class HotStockLoader {
         });
         SkuId sku = source.skuId();
         return redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
-                        Keys.customers(sku)), arguments)
+                        Keys.customers(sku), Keys.gives(sku)), arguments)
                 .thenApply(values -> {
                     Reply reply = new Reply(values);
                     return switch (reply.status()) {

@@ -41,6 +41,19 @@ final class Keys {
         return "sg:{" + sku.value() + "}:c";
     }
 
+    /**
+     * The SKU's gives not yet journaled: outbox entries that put stock back into a bucket (cancel,
+     * expiry, restock, adjustment, transfer), which a later take of the same stock is journaled after.
+     */
+    static String gives(SkuId sku) {
+        return "sg:{" + sku.value() + "}:g";
+    }
+
+    /** The gives key of the SKU whose outbox this is. */
+    static String givesOfOutbox(String outboxKey) {
+        return outboxKey.substring(0, outboxKey.length() - "x".length()) + "g";
+    }
+
     static String order(OrderId order) {
         return "sg:{o:" + order.value() + "}";
     }
@@ -54,6 +67,6 @@ final class Keys {
     }
 
     static List<String> reserveKeys(SkuId sku, OrderId order) {
-        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku), customers(sku));
+        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku), customers(sku), gives(sku));
     }
 }

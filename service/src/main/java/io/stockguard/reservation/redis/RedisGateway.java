@@ -212,6 +212,7 @@ final class RedisGateway implements AutoCloseable {
             return;
         }
         try {
+            commands().srem(Keys.givesOfOutbox(key), entryIds.toArray(String[]::new));
             commands().xdel(key, entryIds.toArray(String[]::new)).whenComplete((deleted, failure) -> {
                 if (failure != null) {
                     log.debug("outbox entries of {} stay; the sweeper finds them applied: {}", key, failure.toString());
@@ -226,7 +227,11 @@ final class RedisGateway implements AutoCloseable {
         if (entryIds.isEmpty()) {
             return 0;
         }
-        return call(() -> await(commands().xdel(key, entryIds.toArray(String[]::new)).toCompletableFuture()));
+        return call(() -> {
+            String[] ids = entryIds.toArray(String[]::new);
+            commands().srem(Keys.givesOfOutbox(key), ids);
+            return await(commands().xdel(key, ids).toCompletableFuture());
+        });
     }
 
     /** Writes a value with a lifetime, replacing any. */

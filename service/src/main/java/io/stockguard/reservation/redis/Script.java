@@ -10,8 +10,9 @@ import java.util.HexFormat;
 
 /**
  * The Lua scripts of the hot path, kept as files under {@code redis/} and called by SHA-1. Every
- * script that reads or changes a SKU's copy starts with the history fence ({@code history.lua}):
- * one home for the check that a copy was loaded under the Redis history that serves it now.
+ * script that reads or changes a SKU's copy or an order's record starts with the history fence
+ * ({@code history.lua}): one home for the check that a copy or record was made under the Redis
+ * history that serves it now.
  */
 enum Script {
     RESERVE("reserve.lua", true),
@@ -25,7 +26,7 @@ enum Script {
     RESTORE_LINE("restore_line.lua", true),
     LINE("line.lua", true),
     OUTBOX("outbox.lua", true),
-    ORDER("order.lua", false);
+    ORDER("order.lua", true);
 
     /** The fence put before the scripts that read or change a SKU's copy. */
     static final String HISTORY_FENCE = "history.lua";

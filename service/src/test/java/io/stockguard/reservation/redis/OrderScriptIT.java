@@ -49,6 +49,35 @@ class OrderScriptIT {
     }
 
     @Test
+    void aRecordOfAnotherRedisHistoryIsNotBelieved() {
+        OrderId order = ScriptFixture.order();
+        open(order, "fp", 1000, 901000);
+        assertThat(redis.server.command("HGET", Keys.order(order), "h")).as("stamped with the server's history")
+                .hasSize(40);
+        // As a replica promoted after a failover holds it: an opening the lost history finished.
+        redis.server.command("HSET", Keys.order(order), "h", "0".repeat(40));
+
+        assertThat(order(order, "GET", 2000).values()).containsExactly("NONE");
+        for (String op : List.of("CONFIRM", "EXTEND")) {
+            assertThat(order(order, op, 2000, "1000", "3").values()).as(op).containsExactly("FOREIGN");
+        }
+        assertThat(order(order, "CANCEL", 2000, "3600", "30000").values()).containsExactly("FOREIGN");
+        assertThat(open(order, "fp", 2000, 901000).values()).as("not BUSY").containsExactly("FOREIGN");
+        assertThat(order(order, "CLOSE", 2000, "RESERVED", "A|1|3|4").values()).containsExactly("STATE", "FOREIGN");
+        assertThat(order(order, "SETTLING", 2000, "30000").values()).containsExactly("IDLE", "FOREIGN");
+
+        assertThat(order(order, "RESTORE", 2000, "CONFIRMED", "fp", "A|1;B|2", "A|1|3|4;B|2|0|7", "1000", "0", "trace",
+                "3600", "", "", "0", "").status()).as("the database's copy replaces it").isEqualTo("OK");
+        assertThat(order(order, "GET", 2001).values()).startsWith("FOUND", "CONFIRMED");
+
+        OrderId gone = ScriptFixture.order();
+        open(gone, "fp", 1000, 901000);
+        redis.server.command("HSET", Keys.order(gone), "h", "0".repeat(40));
+        assertThat(order(gone, "FORGET", 2000, "").status()).as("one the database does not have goes").isEqualTo("OK");
+        assertThat(open(gone, "fp", 2001, 901000).status()).isEqualTo("NEW");
+    }
+
+    @Test
     void aStaleOpeningIsTakenOverAndAnAbortForgetsTheOrder() {
         OrderId stale = ScriptFixture.order();
         open(stale, "fp", 1000, 0);

@@ -88,7 +88,7 @@ class ReleaseScriptIT {
         OrderId order = ScriptFixture.order();
         redis.load(sku, 10);
         Reply reserved = redis.reserve(sku, order, 4, 0, false);
-        String entry = reserved.string(3);
+        String entry = reserved.string(4);
 
         assertThat(redis.release(sku, order, "UNRESERVE", entry).status()).isEqualTo("UNRESERVED");
 
@@ -105,7 +105,7 @@ class ReleaseScriptIT {
         SkuId sku = ScriptFixture.sku();
         OrderId order = ScriptFixture.order();
         redis.load(sku, 10);
-        String entry = redis.reserve(sku, order, 4, 0, false).string(3);
+        String entry = redis.reserve(sku, order, 4, 0, false).string(4);
         redis.server.command("XDEL", Keys.outbox(sku), entry);
 
         assertThat(redis.release(sku, order, "UNRESERVE", entry).status()).isEqualTo("JOURNALED");
@@ -117,7 +117,7 @@ class ReleaseScriptIT {
         SkuId sku = ScriptFixture.sku();
         OrderId order = ScriptFixture.order();
         redis.load(sku, 10);
-        String entry = redis.reserve(sku, order, 4, 0, false).string(3);
+        String entry = redis.reserve(sku, order, 4, 0, false).string(4);
         redis.server.command("XDEL", Keys.outbox(sku), entry);
 
         assertThat(redis.release(sku, order, "DISCARD", entry).status()).isEqualTo("UNRESERVED");
@@ -163,12 +163,12 @@ class ReleaseScriptIT {
         String record = redis.line(sku, order);
 
         for (String how : List.of("CANCEL", "EXPIRE", "UNRESERVE", "DISCARD")) {
-            assertThat(redis.releaseAt(sku, order, how, 1, reserved.string(3)).values()).as(how)
+            assertThat(redis.releaseAt(sku, order, how, 1, reserved.string(4)).values()).as(how)
                     .containsExactly("STALE", 2L);
         }
         assertThat(redis.field(sku, 0, 'a')).isEqualTo(6);
         assertThat(redis.field(sku, 0, 'r')).isEqualTo(4);
-        assertThat(redis.outboxIds(sku)).containsExactly(reserved.string(3));
+        assertThat(redis.outboxIds(sku)).containsExactly(reserved.string(4));
         assertThat(redis.line(sku, order)).isEqualTo(record);
     }
 
@@ -177,7 +177,7 @@ class ReleaseScriptIT {
         SkuId sku = ScriptFixture.sku();
         OrderId order = ScriptFixture.order();
         redis.load(sku, 10);
-        String entry = redis.reserve(sku, order, 4, 0, false).string(3);
+        String entry = redis.reserve(sku, order, 4, 0, false).string(4);
         String record = redis.line(sku, order);
         redis.loadAt(sku, 2, 6);
 

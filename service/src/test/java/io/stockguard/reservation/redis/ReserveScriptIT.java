@@ -36,7 +36,8 @@ class ReserveScriptIT {
         assertThat(reply.status()).isEqualTo("OK");
         assertThat(reply.number(1)).as("home").isEqualTo(1);
         assertThat(reply.number(2)).as("epoch").isEqualTo(ScriptFixture.EPOCH);
-        assertThat(reply.size()).as("one event of 10 values").isEqualTo(13);
+        assertThat(reply.string(3)).as("no gives before it").isEmpty();
+        assertThat(reply.size()).as("one event of 10 values").isEqualTo(14);
         assertThat(redis.field(sku, 1, 'a')).isEqualTo(7);
         assertThat(redis.field(sku, 1, 'r')).isEqualTo(3);
         assertThat(redis.field(sku, 1, 'j')).as("journaled sum moves with available").isEqualTo(-3);
@@ -48,8 +49,8 @@ class ReserveScriptIT {
                 .containsEntry("da", "-3").containsEntry("dr", "3").containsEntry("sq", "1").containsEntry("ep", "1")
                 .containsEntry("fp", "fp-" + order).containsEntry("ha", "7").containsEntry("hj", "-3");
         assertThat(redis.line(sku, order)).as("state|bucket|qty|epoch|entries|customer")
-                .isEqualTo("RESERVED|1|3|1|" + reply.string(3) + "|");
-        assertThat(redis.outboxIds(sku)).containsExactly(reply.string(3));
+                .isEqualTo("RESERVED|1|3|1|" + reply.string(4) + "|");
+        assertThat(redis.outboxIds(sku)).containsExactly(reply.string(4));
     }
 
     @Test
@@ -157,8 +158,8 @@ class ReserveScriptIT {
         assertThat(redis.field(sku, 0, 'r')).isZero();
         assertThat(redis.outbox(sku).stream().map(e -> e.get("op")).toList()).containsExactly("RESERVE", "CONFIRM");
         assertThat(redis.line(sku, order)).isEqualTo("CONFIRMED|0|2|1|" + String.join(",", redis.outboxIds(sku)) + "|");
-        assertThat(reply.size()).isEqualTo(23);
-        assertThat(List.of(reply.string(3), reply.string(13))).isEqualTo(redis.outboxIds(sku));
+        assertThat(reply.size()).isEqualTo(24);
+        assertThat(List.of(reply.string(4), reply.string(14))).isEqualTo(redis.outboxIds(sku));
     }
 
     @Test
@@ -321,7 +322,7 @@ class ReserveScriptIT {
         assertThat(redis.outbox(sku).stream().filter(e -> order.value().equals(e.get("o"))).map(e -> e.get("op")))
                 .containsExactly("RESERVE", "CONFIRM");
         List<String> fromReply = new java.util.ArrayList<>();
-        for (int i = 3; i + 10 <= first.size(); i += 10) {
+        for (int i = 4; i + 10 <= first.size(); i += 10) {
             if (List.of("RESERVE", "CONFIRM").contains(first.string(i + 3))) {
                 fromReply.add(first.string(i));
             }
@@ -340,8 +341,8 @@ class ReserveScriptIT {
 
         Reply retry = redis.reserve(sku, order, 2, 0, false);
 
-        assertThat(retry.values()).containsExactly("ALREADY", 0L, "RESERVED", first.string(3));
-        assertThat(redis.outboxIds(sku)).containsExactly(first.string(3));
+        assertThat(retry.values()).containsExactly("ALREADY", 0L, "RESERVED", first.string(4));
+        assertThat(redis.outboxIds(sku)).containsExactly(first.string(4));
     }
 
     @Test

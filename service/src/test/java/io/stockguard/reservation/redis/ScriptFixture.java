@@ -89,7 +89,8 @@ final class ScriptFixture implements AutoCloseable {
         arguments.add(Long.toString(rate));
         arguments.add("0");
         arguments.add("0");
-        return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), Keys.customers(sku)),
+        return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), Keys.customers(sku),
+                Keys.gives(sku)),
                 arguments);
     }
 
@@ -176,7 +177,8 @@ final class ScriptFixture implements AutoCloseable {
         for (int i = 0; i < 16; i++) {
             arguments.add(EventIds.next());
         }
-        return run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), request(sku, requestId)),
+        return run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), request(sku, requestId),
+                Keys.gives(sku)),
                 arguments);
     }
 

@@ -73,7 +73,7 @@ class StockScriptsIT {
             assertThat(reply.values().subList(0, 4)).as("OK epoch total-before total-after")
                     .containsExactly("OK", EPOCH, 7L, 17L);
             assertThat(redis.fields(sku, 'a', 4)).containsExactly(3, 8, 2, 4);
-            List<Event> events = Event.of(reply, 4);
+            List<Event> events = Event.of(reply, 5);
             assertThat(events).extracting(Event::bucket).containsExactly(0L, 1L, 2L, 3L);
             assertThat(events).extracting(Event::da).containsExactly(3L, 3L, 2L, 2L);
             assertThat(events).extracting(Event::op).containsOnly("RESTOCK");
@@ -101,7 +101,7 @@ class StockScriptsIT {
 
             Reply reply = restock(sku, 2);
 
-            assertThat(Event.of(reply, 4)).extracting(Event::bucket).containsExactly(0L, 1L);
+            assertThat(Event.of(reply, 5)).extracting(Event::bucket).containsExactly(0L, 1L);
             assertThat(redis.fields(sku, 'a', 4)).containsExactly(2, 2, 1, 1);
             assertThat(redis.fields(sku, 'q', 4)).containsExactly(1, 1, 0, 0);
             assertThat(redis.fields(sku, 'j', 4)).containsExactly(1, 1, 0, 0);
@@ -117,9 +117,9 @@ class StockScriptsIT {
 
             assertThat(reply.values().subList(0, 4)).containsExactly("OK", EPOCH, 100L, 50L);
             assertThat(redis.fields(sku, 'a', 4)).containsExactly(5, 15, 0, 30);
-            assertThat(Event.of(reply, 4)).extracting(Event::bucket).as("nothing taken from the empty bucket")
+            assertThat(Event.of(reply, 5)).extracting(Event::bucket).as("nothing taken from the empty bucket")
                     .containsExactly(0L, 1L, 3L);
-            assertThat(Event.of(reply, 4)).extracting(Event::op).containsOnly("ADJUST");
+            assertThat(Event.of(reply, 5)).extracting(Event::op).containsOnly("ADJUST");
             assertThat(redis.outbox(sku)).extracting(e -> e.get("q")).containsExactly("5", "15", "30");
             assertThat(redis.outbox(sku)).extracting(e -> e.get("da")).containsExactly("-5", "-15", "-30");
         }
@@ -222,7 +222,7 @@ class StockScriptsIT {
             redis.load(sku, 0, 0);
             String request = "rq-" + sku;
             Reply first = stock(sku, "RESTOCK", "DELTA", 7, request, "fp-7");
-            List<String> entries = Event.of(first, 4).stream().map(Event::entry).toList();
+            List<String> entries = Event.of(first, 5).stream().map(Event::entry).toList();
             assertThat(redis.server.command("GET", ScriptFixture.request(sku, request)))
                     .isEqualTo("fp-7|" + String.join(",", entries));
 
@@ -350,7 +350,7 @@ class StockScriptsIT {
                 assertThat(redis.field(sku, b, 'q')).isEqualTo(lastSequence.getOrDefault(Integer.toString(b), 0L));
             }
             for (int i = 1; i <= 3; i++) {
-                for (Event event : Event.of(replies.get(i), 4)) {
+                for (Event event : Event.of(replies.get(i), 5)) {
                     assertThat(event.after() - event.journaled()).isEqualTo(loaded[(int) event.bucket()]
                             - applied[(int) event.bucket()]);
                 }
@@ -366,7 +366,7 @@ class StockScriptsIT {
             Reply set = stock(sku, "RESTOCK", "SET", trillion, "rq-" + sku, "fp");
 
             assertThat(set.values().subList(0, 4)).containsExactly("OK", EPOCH, 0L, trillion);
-            assertThat(Event.of(set, 4)).extracting(Event::da)
+            assertThat(Event.of(set, 5)).extracting(Event::da)
                     .containsExactly(333_333_333_334L, 333_333_333_333L, 333_333_333_333L);
             assertThat(redis.fields(sku, 'a', 3)).containsExactly(333_333_333_334L, 333_333_333_333L, 333_333_333_333L);
             assertWrittenAsIntegers(sku, 3);
