@@ -30,7 +30,7 @@ class EarlyCancelTombstoneIT {
             String order = Ids.order("tombstone");
             // What order.lua CANCEL leaves for an order it never saw, before its caller died.
             long now = System.currentTimeMillis();
-            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "CANCELLED", "fp", "", "ln", "", "c",
+            hot.writeOrderRecord(order, Map.of("st", "CANCELLED", "fp", "", "ln", "", "c",
                     Long.toString(now), "e", "0", "t", "", "u", Long.toString(now)));
 
             StockGuardClient.Response retried = client.cancel(order);

@@ -204,7 +204,7 @@ class HotStoreOwnershipIT {
             String order = Ids.order("opening");
             // A reservation opened its record and has not reserved its line yet.
             long now = System.currentTimeMillis();
-            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|1", "c",
+            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|1", "c",
                     Long.toString(now), "e", Long.toString(now + 60_000), "t", "", "u", Long.toString(now)));
 
             assertThat(client.cancel(order).status()).isEqualTo(200);
@@ -232,7 +232,7 @@ class HotStoreOwnershipIT {
             assertThat(client.confirm(order).status()).isEqualTo(200);
             long old = System.currentTimeMillis() - 120_000;
             hot.redis().del("sg:{" + sku + "}:o:" + order);
-            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|2", "lb", "",
+            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|2", "lb", "",
                     "c", Long.toString(old), "e", Long.toString(old + 900_000), "t", "", "u", Long.toString(old)));
 
             StockGuardClient.Response cancelled = client.cancel(order);
@@ -438,7 +438,7 @@ class HotStoreOwnershipIT {
             long stale = System.currentTimeMillis() - 120_000;
             // As a request does it: the record opened first, touched now (a sweeper that meets a line
             // finds its order in progress), then the lines, then the request goes away.
-            hot.redis().hset("sg:{o:" + order + "}", Map.of("st", "OPENING", "fp", command.fingerprint(),
+            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", command.fingerprint(),
                     "ln", asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
                             .orElseThrow(), "c", Long.toString(stale), "e", Long.toString(stale + 900_000), "t", "",
                     "u", Long.toString(System.currentTimeMillis())));
