@@ -68,9 +68,15 @@ final class BacklogWatch {
             }
             LockSupport.parkNanos(POLL.toNanos());
         }
-        if (degradedAt < 0) {
-            verdicts.record(INCIDENT, false, String.format("the backlog peaked at %.0f events and the service never "
-                    + "declared the degrade", peak));
+        if (degradedAt < 0 && peak <= Demo.BACKLOG_DEGRADE_ABOVE) {
+            // The shoppers could not place enough orders into the pause on this machine: the degrade was
+            // not due, and not declaring it is right. Said plainly rather than failed.
+            verdicts.record(INCIDENT, true, String.format("not exercised: the pause built a backlog of %.0f events, "
+                    + "not above the demo's bound of %d (a slow machine); Kafka kept every change",
+                    peak, Demo.BACKLOG_DEGRADE_ABOVE));
+        } else if (degradedAt < 0) {
+            verdicts.record(INCIDENT, false, String.format("the backlog peaked at %.0f events, above the bound of %d, "
+                    + "and the service never declared the degrade", peak, Demo.BACKLOG_DEGRADE_ABOVE));
         } else if (recoveredAt < 0) {
             verdicts.record(INCIDENT, false, String.format("declared degraded %d s into the pause (backlog %.0f), not "
                     + "recovered within %d s", seconds(started, degradedAt), peak, WATCH_MAX.toSeconds()));

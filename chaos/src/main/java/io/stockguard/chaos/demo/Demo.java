@@ -52,8 +52,8 @@ public final class Demo implements Stage {
     private static final int ALERTS_SHOWN = 5;
     private static final int ALERT_CHARS_SHOWN = 300;
     /** The backlog (events Kafka holds that the database has not applied) above which the demo's service degrades. */
-    static final int BACKLOG_DEGRADE_ABOVE = 500;
-    static final int BACKLOG_RECOVER_BELOW = 100;
+    static final int BACKLOG_DEGRADE_ABOVE = 100;
+    static final int BACKLOG_RECOVER_BELOW = 20;
 
     private final DemoOptions options;
     private final Catalogue catalogue = Catalogue.demo();
@@ -413,7 +413,12 @@ public final class Demo implements Stage {
         String traffic = "";
         if (history != null) {
             long letters = Books.deadLetters(folder);
-            perSku = Books.render(Books.of(history)) + "dead letters: " + (letters < 0 ? "not read" : letters) + "\n";
+            List<Books.Line> lines = Books.of(history);
+            perSku = Books.render(lines) + "dead letters: " + (letters < 0 ? "not read" : letters) + "\n";
+            List<String> off = lines.stream().filter(line -> !line.balanced()).map(Books.Line::sku).toList();
+            verdicts.record("the books", off.isEmpty() && !lines.isEmpty(), off.isEmpty()
+                    ? lines.size() + " SKUs: held and sold equal what the orders were told, to the unit"
+                    : "off on " + off + " (marked '<- look' above)");
             traffic = Books.traffic(history, stretches());
             System.out.println("\nper SKU, at the end (in brackets: what the order services were told)");
             System.out.print(perSku);

@@ -1,6 +1,9 @@
 package io.stockguard.chaos.run;
 
 import io.stockguard.chaos.Tier;
+import io.stockguard.chaos.check.Attempt;
+import io.stockguard.chaos.check.Evidence;
+import io.stockguard.chaos.check.OrderFacts;
 import io.stockguard.chaos.cluster.Cluster;
 import io.stockguard.chaos.cluster.Deployment;
 import io.stockguard.chaos.cluster.ServiceInstance;
@@ -40,6 +43,8 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
 
     /** A request that takes longer than this counts as unanswered (and is retried). */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    /** Holds ending this soon after the load are waited for before the final reads; longer ones never end in a run. */
+    private static final Duration HOLDS_ENDING_SOON = Duration.ofMinutes(2);
     /** After the load, expiry sweeps (every second) must have settled the short holds. */
     private static final Duration EXPIRY_MARGIN = Duration.ofSeconds(4);
 
@@ -75,6 +80,7 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
             }
             ensureRunning(cluster);
             LockSupport.parkNanos(Workload.shortHoldMax().plus(EXPIRY_MARGIN).toNanos());
+            awaitHoldsEndingSoon(history);
             Optional<Duration> drained;
             try (Connection database = cluster.databaseConnection()) {
                 drained = reads.awaitDrained(database);
@@ -86,6 +92,35 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
             return new Recorded(history, drained, startup, folder);
         } finally {
             history.write(folder.resolve("history.jsonl"));
+        }
+    }
+
+    /**
+     * Waits until every hold that ends within {@link #HOLDS_ENDING_SOON} (an extended short hold, say)
+     * has ended and been expired, so that the final reads of orders and of SKUs see one state: a hold
+     * expiring between the two would leave a SKU's reserved units apart from what its orders hold.
+     */
+    private static void awaitHoldsEndingSoon(History history) {
+        long now = history.millis();
+        long until = now;
+        Evidence evidence = Evidence.of(history);
+        for (OrderFacts order : evidence.orders()) {
+            long extended = order.extensions().stream().mapToLong(a -> a.invoke().ttlSeconds() == null ? 0
+                    : a.invoke().ttlSeconds()).max().orElse(0);
+            for (Attempt reserve : order.reserves()) {
+                Long ttl = reserve.invoke().ttlSeconds();
+                if (ttl == null || reserve.refused()) {
+                    continue;
+                }
+                long sent = reserve.completedAt() == Long.MAX_VALUE ? now : reserve.completedAt();
+                long ends = sent + Math.max(ttl, extended) * 1_000;
+                if (ends > now && ends <= now + HOLDS_ENDING_SOON.toMillis()) {
+                    until = Math.max(until, ends);
+                }
+            }
+        }
+        if (until > now) {
+            LockSupport.parkNanos(Duration.ofMillis(until - now).plus(EXPIRY_MARGIN).toNanos());
         }
     }
 
