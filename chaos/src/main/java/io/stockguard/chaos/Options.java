@@ -14,13 +14,14 @@ import java.util.List;
  *     a run without faults
  */
 public record Options(Profile profile, List<Tier> tiers, List<String> faults, List<Long> seeds, int clients,
-        Duration faultFreeLoad, Duration soak, Path jar, Path output, int instances, List<Integer> waitReplicas) {
+        Duration faultFreeLoad, Duration soak, Path jar, Path output, int instances, List<Integer> waitReplicas,
+        boolean sentinel) {
 
     public enum Profile { QUICK, DEFAULT, SOAK }
 
     static final String USAGE = """
             ./stockguard chaos [--quick | --soak --minutes=N] [--tier=db,redis,kafka] [--faults=a,b | --faults=none]
-                               [--wait-replicas=0,1] [--instances=N] [--seed=S] [--seeds=N] [--clients=N]
+                               [--wait-replicas=0,1] [--instances=N] [--sentinel] [--seed=S] [--seeds=N] [--clients=N]
                                [--seconds=N] [--jar=PATH] [--out=DIR]
 
               --quick        each tier with a short schedule of its faults (about 2 minutes a tier); what the test
@@ -32,6 +33,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
               --wait-replicas the Redis tiers' stockguard.redis.wait-replicas, one run each: 0 (the default a new
                              user gets), 1 (waits for the replica), or both (default: 0,1)
               --instances    service instances on a Redis tier's stores, 1 to 4 (default 2)
+              --sentinel     Redis with a Sentinel that promotes the replica (the service follows it through
+                             redis-sentinel://), for redis-sentinel-failover; without it a failover keeps the address
               --seed         the first seed (default 1); a run is reproduced by its tier, seed and faults
               --seeds        how many seeds, from --seed on (default: 1 quick, 3 otherwise)
               --clients      client threads (default 16 quick, 24 otherwise)
@@ -40,7 +43,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
               --out          where results go (default chaos-results)
 
             Faults: redis-kill redis-failover-fast redis-failover-slow redis-pause redis-latency redis-partition-one
-                    kafka-broker-kill kafka-pause postgres-pause instance-kill clock-forward
+                    redis-sentinel-failover (with --sentinel) kafka-broker-kill kafka-pause postgres-pause
+                    instance-kill clock-forward
             """;
 
     static Options parse(String... arguments) {
@@ -56,6 +60,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         Path output = Path.of("chaos-results");
         int instances = Deployment.INSTANCES_DEFAULT;
         List<Integer> waitReplicas = List.of(0, 1);
+        boolean sentinel = false;
         for (String argument : arguments) {
             String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : "";
             switch (argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument) {
@@ -70,6 +75,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
                 case "--seconds" -> faultFree = Duration.ofSeconds(positive(argument, value));
                 case "--jar" -> jar = Path.of(value);
                 case "--out" -> output = Path.of(value);
+                case "--sentinel" -> sentinel = true;
                 case "--instances" -> instances = within(argument, value, 1, Deployment.INSTANCES_MAX);
                 case "--wait-replicas" -> waitReplicas = Arrays.stream(value.split(","))
                         .map(v -> within(argument, v.strip(), 0, 1)).distinct().toList();
@@ -83,7 +89,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         }
         int clientCount = clients != null ? clients : profile == Profile.QUICK ? 16 : 24;
         return new Options(profile, tiers, faults, List.copyOf(seedList), clientCount, faultFree, soak, jar, output,
-                instances, waitReplicas);
+                instances, waitReplicas, sentinel);
     }
 
     /** The deployments a tier runs in: one per wait-replicas asked for on a Redis tier, the one on the embedded tier. */
@@ -91,7 +97,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         if (!tier.hasRedis()) {
             return List.of(Deployment.EMBEDDED);
         }
-        return waitReplicas.stream().map(wait -> new Deployment(instances, wait)).toList();
+        return waitReplicas.stream().map(wait -> new Deployment(instances, wait, sentinel)).toList();
     }
 
     private static int within(String argument, String value, int min, int max) {

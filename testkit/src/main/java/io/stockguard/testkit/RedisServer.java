@@ -97,6 +97,29 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A Redis Sentinel on a free port that monitors the master on {@code masterPort} as
+     * {@code masterName} (quorum 1: this Sentinel alone decides), declaring it down after
+     * {@code downAfter} without an answer.
+     */
+    public static RedisServer startSentinel(String masterName, int masterPort, Duration downAfter) {
+        int port = freePort();
+        try {
+            Path directory = Files.createTempDirectory("stockguard-sentinel-" + port + "-");
+            Path config = directory.resolve("sentinel.conf");
+            Files.writeString(config, String.join("\n", "port " + port, "bind 127.0.0.1", "protected-mode no",
+                    "dir " + directory, "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 1",
+                    "sentinel down-after-milliseconds " + masterName + " " + downAfter.toMillis(),
+                    "sentinel failover-timeout " + masterName + " 10000",
+                    "sentinel parallel-syncs " + masterName + " 1", ""));
+            RedisServer sentinel = new RedisServer(port, directory, List.of(config.toString(), "--sentinel"));
+            sentinel.launch();
+            return sentinel;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start redis-sentinel", e);
+        }
+    }
+
     /** Stops the server answering, without closing a connection ({@code kill -STOP}), until {@link #resume()}. */
     public void pause() {
         Signals.pause(List.of(pid()));

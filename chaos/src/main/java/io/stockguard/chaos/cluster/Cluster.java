@@ -34,6 +34,7 @@ public final class Cluster implements AutoCloseable {
     private final List<ServiceInstance> instances = new ArrayList<>();
     private Database database;
     private RedisNodes redis;
+    private SentinelRedis sentinel;
     private KafkaCluster kafka;
     private Path embeddedData;
 
@@ -77,7 +78,11 @@ public final class Cluster implements AutoCloseable {
             settings.put("stockguard.data-dir", embeddedData.toString());
         } else {
             database = Database.start(home);
-            redis = RedisNodes.start();
+            if (deployment.sentinel()) {
+                sentinel = SentinelRedis.start();
+            } else {
+                redis = RedisNodes.start();
+            }
             // Every other setting is the service's default: what a new user runs.
             settings.putAll(Map.of("spring.datasource.url", database.jdbcUrl(),
                     "spring.datasource.username", "postgres", "spring.datasource.password", "",
@@ -97,6 +102,8 @@ public final class Cluster implements AutoCloseable {
             Map<String, String> own = new HashMap<>(settings);
             if (redis != null) {
                 own.put("stockguard.redis.url", redis.uriFor(name));
+            } else if (sentinel != null) {
+                own.put("stockguard.redis.url", sentinel.uri());
             }
             instances.add(new ServiceInstance(name, jar, RedisServer.freePort(), own, home));
         }
@@ -116,6 +123,11 @@ public final class Cluster implements AutoCloseable {
 
     public Optional<RedisNodes> redis() {
         return Optional.ofNullable(redis);
+    }
+
+    /** Redis with a Sentinel, when the deployment asked for one. */
+    public Optional<SentinelRedis> sentinel() {
+        return Optional.ofNullable(sentinel);
     }
 
     public Optional<KafkaCluster> kafka() {
@@ -176,6 +188,9 @@ public final class Cluster implements AutoCloseable {
         }
         if (redis != null) {
             redis.close();
+        }
+        if (sentinel != null) {
+            sentinel.close();
         }
         if (database != null) {
             database.close();

@@ -12,11 +12,13 @@ import java.util.Map;
  * @param instances service instances on the tier's stores (the embedded tier keeps its database in
  *     one instance's data folder, so it always has one)
  * @param waitReplicas {@code stockguard.redis.wait-replicas} of every instance (Redis tiers only)
+ * @param sentinel Redis run with a Sentinel that promotes the replica, the service following it
+ *     ({@code redis-sentinel://}); otherwise a failover keeps the master's address (a proxy in front)
  */
-public record Deployment(int instances, int waitReplicas) {
+public record Deployment(int instances, int waitReplicas, boolean sentinel) {
 
     /** The embedded tier's only deployment. */
-    public static final Deployment EMBEDDED = new Deployment(1, 0);
+    public static final Deployment EMBEDDED = new Deployment(1, 0, false);
     /** Instances a Redis tier runs with unless told otherwise: enough for two owners' views to differ. */
     public static final int INSTANCES_DEFAULT = 2;
     public static final int INSTANCES_MAX = 4;
@@ -32,8 +34,8 @@ public record Deployment(int instances, int waitReplicas) {
     }
 
     /** The deployment of {@code tier}: as asked on a Redis tier, the only one on the embedded tier. */
-    public static Deployment of(Tier tier, int instances, int waitReplicas) {
-        return tier.hasRedis() ? new Deployment(instances, waitReplicas) : EMBEDDED;
+    public static Deployment of(Tier tier, int instances, int waitReplicas, boolean sentinel) {
+        return tier.hasRedis() ? new Deployment(instances, waitReplicas, sentinel) : EMBEDDED;
     }
 
     /** The settings it gives every instance of a Redis tier. */
@@ -44,16 +46,16 @@ public record Deployment(int instances, int waitReplicas) {
     /** How a report names it, e.g. "2 instances, wait-replicas 0 (the default)". */
     public String label() {
         return instances + (instances == 1 ? " instance" : " instances") + ", wait-replicas " + waitReplicas
-                + (waitReplicas == 0 ? " (the default)" : "");
+                + (waitReplicas == 0 ? " (the default)" : "") + (sentinel ? ", Sentinel" : "");
     }
 
     /** The command-line options that run it again. */
     public String options() {
-        return "--instances=" + instances + " --wait-replicas=" + waitReplicas;
+        return "--instances=" + instances + " --wait-replicas=" + waitReplicas + (sentinel ? " --sentinel" : "");
     }
 
     /** A short name for result folders, e.g. {@code i2-w0}. */
     public String folderName() {
-        return "i" + instances + "-w" + waitReplicas;
+        return "i" + instances + "-w" + waitReplicas + (sentinel ? "-sentinel" : "");
     }
 }

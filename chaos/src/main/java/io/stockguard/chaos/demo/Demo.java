@@ -42,7 +42,7 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 public final class Demo implements Stage {
 
     /** Two instances behind the load, waiting for the replica as docs/operations.md recommends. */
-    static final Deployment DEPLOYMENT = new Deployment(2, 1);
+    static final Deployment DEPLOYMENT = new Deployment(2, 1, false);
     private static final String ORDINARY_PREFIX = "SKU-";
     private static final int ORDINARY_SKUS = 1_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);

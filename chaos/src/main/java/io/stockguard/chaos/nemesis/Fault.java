@@ -29,6 +29,11 @@ public interface Fault {
         return false;
     }
 
+    /** How Redis must be deployed for it: true for a Sentinel's failover, false for faults of the proxied master, null for faults of anything else. */
+    default Boolean needsSentinel() {
+        return null;
+    }
+
     /** How many service instances it needs (a partition of one instance from Redis needs another that still reaches it). */
     default int instancesNeeded() {
         return 1;

@@ -3,6 +3,7 @@ package io.stockguard.chaos.nemesis;
 import io.stockguard.chaos.Tier;
 import io.stockguard.chaos.cluster.Cluster;
 import io.stockguard.chaos.cluster.RedisNodes;
+import io.stockguard.chaos.cluster.SentinelRedis;
 import io.stockguard.chaos.cluster.ServiceInstance;
 import io.stockguard.testkit.KafkaCluster;
 import java.time.Duration;
@@ -19,6 +20,8 @@ public final class Faults {
     private static final Set<Tier> ALL = EnumSet.allOf(Tier.class);
     private static final Set<Tier> REDIS_TIERS = EnumSet.of(Tier.REDIS, Tier.KAFKA);
     private static final Set<Tier> KAFKA_TIER = EnumSet.of(Tier.KAFKA);
+    /** Faults of the master behind its proxy: not for a deployment with a Sentinel. */
+    private static final Boolean PROXIED = false;
     /** How long a cut-off replica misses the master's writes before the failover. */
     private static final Duration REPLICA_BEHIND = Duration.ofSeconds(3);
 
@@ -27,7 +30,7 @@ public final class Faults {
 
     public static List<Fault> all() {
         return List.of(
-                fault("redis-kill", "Redis master killed (kill -9) and restarted empty", REDIS_TIERS, 8,
+                fault("redis-kill", "Redis master killed (kill -9) and restarted empty", REDIS_TIERS, 8, PROXIED,
                         (cluster, random) -> {
                             RedisNodes redis = redis(cluster);
                             redis.killMaster();
@@ -35,7 +38,7 @@ public final class Faults {
                         }),
                 fault("redis-failover-fast", "the post-mortem's incident: a replica cut off 3 s earlier replaces the "
                         + "master on its address at once (no outage a breaker can see), the last writes lost",
-                        REDIS_TIERS, 0, (cluster, random) -> {
+                        REDIS_TIERS, 0, PROXIED, (cluster, random) -> {
                             RedisNodes redis = redis(cluster);
                             redis.cutReplicaOff();
                             LockSupport.parkNanos(REPLICA_BEHIND.toNanos());
@@ -44,7 +47,7 @@ public final class Faults {
                             return Fault.injected("replica 3 s behind promoted at once", () -> { });
                         }),
                 fault("redis-failover-slow", "a replica cut off 3 s earlier replaces the master after a 5 s "
-                        + "outage, the last writes lost", REDIS_TIERS, 5, (cluster, random) -> {
+                        + "outage, the last writes lost", REDIS_TIERS, 5, PROXIED, (cluster, random) -> {
                             RedisNodes redis = redis(cluster);
                             redis.cutReplicaOff();
                             LockSupport.parkNanos(REPLICA_BEHIND.toNanos());
@@ -52,20 +55,32 @@ public final class Faults {
                             return Fault.injected("master killed; replica 3 s behind promoted after the hold",
                                     redis::promoteReplica);
                         }),
-                fault("redis-pause", "Redis master paused (SIGSTOP), then continued", REDIS_TIERS, 8,
+                fault("redis-pause", "Redis master paused (SIGSTOP), then continued", REDIS_TIERS, 8, PROXIED,
                         (cluster, random) -> {
                             RedisNodes redis = redis(cluster);
                             redis.pauseMaster();
                             return Fault.injected("master stopped", redis::resumeMaster);
                         }),
                 fault("redis-latency", "300 ms added to every byte between the service and Redis, then every "
-                        + "connection dropped", REDIS_TIERS, 8, (cluster, random) -> {
+                        + "connection dropped", REDIS_TIERS, 8, PROXIED, (cluster, random) -> {
                             RedisNodes redis = redis(cluster);
                             redis.delay(Duration.ofMillis(300));
                             return Fault.injected("300 ms each way", () -> {
                                 redis.delay(Duration.ZERO);
                                 redis.dropConnections();
                             });
+                        }),
+                fault("redis-sentinel-failover", "the post-mortem's incident as Redis Sentinel makes it: the replica cut "
+                        + "off from the master for 3 s, the master killed (kill -9), the Sentinel promotes the replica "
+                        + "(the last writes lost) and the service follows it through the Sentinel", REDIS_TIERS, 8, true,
+                        (cluster, random) -> {
+                            SentinelRedis redis = cluster.sentinel().orElseThrow(
+                                    () -> new IllegalStateException("this deployment has no Sentinel"));
+                            redis.cutReplicaOff();
+                            LockSupport.parkNanos(REPLICA_BEHIND.toNanos());
+                            redis.killMaster();
+                            return Fault.injected("master killed; the Sentinel promotes the replica 3 s behind",
+                                    redis::awaitPromotionAndRestoreAReplica);
                         }),
                 new PartitionOne(),
                 new BrokerKill(),
@@ -109,7 +124,18 @@ public final class Faults {
 
     private static Fault fault(String name, String description, Set<Tier> tiers, int holdSeconds,
             BiFunction<Cluster, Random, Fault.Injected> inject) {
+        return fault(name, description, tiers, holdSeconds, null, inject);
+    }
+
+    /** A fault of Redis as deployed: behind the proxy ({@code sentinel} false) or with a Sentinel (true). */
+    private static Fault fault(String name, String description, Set<Tier> tiers, int holdSeconds, Boolean sentinel,
+            BiFunction<Cluster, Random, Fault.Injected> inject) {
         return new Fault() {
+            @Override
+            public Boolean needsSentinel() {
+                return sentinel;
+            }
+
             @Override
             public String name() {
                 return name;
@@ -166,6 +192,11 @@ public final class Faults {
         @Override
         public int instancesNeeded() {
             return 2;
+        }
+
+        @Override
+        public Boolean needsSentinel() {
+            return false;
         }
 
         @Override

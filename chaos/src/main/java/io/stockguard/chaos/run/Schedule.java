@@ -66,7 +66,9 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
         List<Fault> candidates = names == null ? Faults.all() : names.stream().map(Faults::named).toList();
         for (Fault fault : candidates) {
             if (fault.tiers().contains(tier) && (threeBrokers || !fault.needsThreeBrokers())
-                    && deployment.instances() >= fault.instancesNeeded()) {
+                    && deployment.instances() >= fault.instancesNeeded()
+                    && (fault.needsSentinel() == null || !tier.hasRedis()
+                            || fault.needsSentinel() == deployment.sentinel())) {
                 chosen.add(fault);
             }
         }
