@@ -56,10 +56,16 @@ final class HotReservations {
     private final RedisGateway redis;
     private final RedisProperties properties;
     private final ReplicaAcknowledgement replicas;
+    /** The journal is applied after it acknowledges (Kafka): the database learns of orders late. */
+    private final boolean journalBehind;
+    private final PendingGiveUps giveUps;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
-            HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas) {
+            HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
+            boolean journalBehind, PendingGiveUps giveUps) {
+        this.giveUps = giveUps;
         this.replicas = replicas;
+        this.journalBehind = journalBehind;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -85,6 +91,13 @@ final class HotReservations {
                 || !opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
             // The record was made under another epoch, or another Redis history: the database's copy
             // replaces it.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            opened = open(command, now, holdEnds, trace);
+        } else if (opened.is("NEW") && journalBehind && loader.order(order).isPresent()) {
+            // With Kafka a change is acknowledged before the database sees it, so an order the hot store
+            // does not remember (its record lost with a failover or a restart of Redis) is asked of the
+            // database before it is made again: a retry of it is a replay, and a cancel's tombstone
+            // still refuses it (I3, I7). The synchronous journal's database refuses it by itself.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             opened = open(command, now, holdEnds, trace);
         }
@@ -119,7 +132,8 @@ final class HotReservations {
         try {
             orders.giveUp(command.orderId(), command.fingerprint(), now);
         } catch (RedisGateway.HotStoreUnavailable e) {
-            log.debug("order {} left to go stale: {}", command.orderId(), e.getMessage());
+            log.debug("order {}: its give-up waits for Redis: {}", command.orderId(), e.getMessage());
+            giveUps.add(command.orderId(), command.fingerprint());
         }
     }
 

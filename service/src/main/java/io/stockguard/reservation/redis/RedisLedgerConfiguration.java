@@ -94,6 +94,11 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
+    PendingGiveUps pendingGiveUps(HotOrders orders, Clock clock, TaskScheduler scheduler) {
+        return new PendingGiveUps(orders, clock, scheduler);
+    }
+
+    @Bean
     OwnershipView ownershipView(OwnershipStore store) {
         return OwnershipView.onItsOwnThread(store);
     }
@@ -117,10 +122,11 @@ class RedisLedgerConfiguration {
             OutboxSweeper sweeper, HotStoreSource source, OwnershipView view, HandOver handOver,
             DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
             AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock,
-            org.springframework.context.ApplicationEventPublisher events, ReplicaAcknowledgement replicas) {
+            org.springframework.context.ApplicationEventPublisher events, ReplicaAcknowledgement replicas,
+            PendingGiveUps giveUps) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
-                properties, replicas);
+                properties, replicas, progress.behind(), giveUps);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
                 replicas);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);
