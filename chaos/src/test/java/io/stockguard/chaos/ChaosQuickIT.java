@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The quick chaos profile, as {@code ./stockguard chaos --quick} runs it: every tier under a short
- * schedule of its faults, each history checked. Fails on any rule that breaks, except the ones
+ * schedule of its faults, the Redis tiers once with the settings a new user gets (no replica
+ * acknowledgement) and once waiting for the replica, each history checked. Fails on any rule that breaks, except the ones
  * {@link io.stockguard.chaos.run.KnownFailures} lists; the reports are in
  * {@code chaos/target/chaos-results}.
  */
@@ -22,9 +23,12 @@ class ChaosQuickIT {
     void everyTierKeepsItsInvariantsUnderTheQuickFaultSchedule() {
         assertThat(JAR).as("the service jar the suite runs").satisfies(jar -> assertThat(Files.isRegularFile(jar))
                 .isTrue());
-        List<Outcome> outcomes = Chaos.run(Options.parse("--quick", "--jar=" + JAR,
-                "--out=" + Path.of("target", "chaos-results")));
-        assertThat(outcomes).hasSize(Tier.values().length);
+        Options options = Options.parse("--quick", "--jar=" + JAR, "--out=" + Path.of("target", "chaos-results"));
+        List<Outcome> outcomes = Chaos.run(options);
+        assertThat(outcomes).hasSize(java.util.Arrays.stream(Tier.values()).mapToInt(t -> options.deployments(t).size())
+                .sum());
+        assertThat(outcomes).filteredOn(o -> o.run().tier().hasRedis()).extracting(o -> o.run().deployment()
+                .waitReplicas()).as("the default and the recommended setting, on each Redis tier").containsOnly(0, 1);
         assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.unexpectedFailures())
                 .as("rules broken on the %s tier (not known failures):%n%s", outcome.run().tier().label(),
                         outcome.text())
