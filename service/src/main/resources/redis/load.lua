@@ -15,15 +15,28 @@
 -- ARGV[4 + 4n] reservations per second while THROTTLED (0 = none)
 -- ARGV[5 + 4n] units one customer may hold and have bought (0 = no limit)
 -- ARGV[6 + 4n] replicas Redis must report connected for the load (stockguard.redis.wait-replicas; 0: none)
--- ARGV[7 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
+-- ARGV[7 + 4n] now (epoch ms)
+-- ARGV[8 + 4n] after a loss, for how long (ms) a reservation of an order the hot store has no line of asks
+--          the database first (0: never, the synchronous journal's database refuses such a sale itself)
+-- ARGV[9 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
 --          older epoch acknowledged)
+-- A load follows a loss when the copy it replaces is of another Redis history (history.lua) or is gone
+-- though the SKU was loaded before (epoch > 1): the order and line records made before the loss may be
+-- gone too, and with Kafka a client's replay of such an order would be sold again before the database
+-- could say it exists. Until the window ends (meta 'rc', epoch ms) reserve.lua asks its caller to look
+-- such an order up in the database first; a load that follows no loss keeps the window it found.
 -- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
 --   ownership is behind the hot store, which must not happen; nothing is changed) |
 --   {'NO_REPLICAS', connected} (fewer replicas connected than asked for: the database keeps selling)
 local meta, buckets, outbox, customers, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local n, epoch, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local current = redis.call('HGET', meta, 'epoch')
+local found = redis.call('HMGET', meta, 'epoch', 'h', 'rc')
+local current = found[1]
 if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
+local now, window = tonumber(ARGV[7 + 4 * n]), tonumber(ARGV[8 + 4 * n])
+local lost = (current and found[2] ~= sg_history()) or (not current and epoch > 1)
+local checkUntil = 0
+if lost then checkUntil = now + window elseif current then checkUntil = tonumber(found[3] or '0') end
 local wanted = tonumber(ARGV[6 + 4 * n])
 if wanted > 0 then
   local connected = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)'))
@@ -37,11 +50,12 @@ for i = 0, n - 1 do
 end
 redis.call('DEL', meta)
 local rate = ARGV[4 + 4 * n]
-redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk', rate, 'h', sg_history())
+redis.call('HSET', meta, 'n', n, 'epoch', epoch, 'mode', mode, 'rate', rate, 'tk', rate, 'h', sg_history(),
+  'rc', string.format('%d', checkUntil))
 local limit = tonumber(ARGV[5 + 4 * n])
 if limit > 0 then redis.call('HSET', meta, 'lim', limit) end
 -- In slices, so a SKU with many customers does not need one huge HSET.
-local first, last = 7 + 4 * n, #ARGV
+local first, last = 9 + 4 * n, #ARGV
 while first <= last do
   local upto = math.min(last, first + 199)
   local slice = {}

@@ -25,7 +25,8 @@
 -- ARGV[10] line record lifetime (seconds)  ARGV[11] outbox length above which it refuses
 -- ARGV[12] the epoch the caller may sell at (its view of who owns the SKU)
 -- ARGV[13] the customer the order is for ('' none)
--- ARGV[14..] fresh event ids, at least 2 * n (one per change the script may make)
+-- ARGV[14] '1' when the database was asked and does not know the order (see ASK_DATABASE), else ''
+-- ARGV[15..] fresh event ids, at least 2 * n (one per change the script may make)
 -- Returns {'OK', home, epoch, gives, events...} where gives are the entry ids (comma-separated) of the
 --   gives made before this reservation and not yet journaled (the caller journals them first), and each
 --   event is 10 values: stream entry id, event
@@ -36,14 +37,17 @@
 --   history: history.lua) | {'STALE', epoch loaded} (not the caller's epoch: it must not sell
 --   here) | {'FOREIGN', state, bucket, qty, epoch} (the line's record was written under another
 --   epoch: only the database can say what became of it) | {'BACKLOG', length} |
---   {'THROTTLED', retry after (milliseconds)} | {'LIMIT', limit, units the customer holds}
+--   {'THROTTLED', retry after (milliseconds)} | {'LIMIT', limit, units the customer holds} |
+--   {'ASK_DATABASE'} (no line of the order here, and the copy was loaded after a loss (load.lua): the
+--   order may be one the lost records had; the caller looks it up in the database, then calls again)
 local meta, buckets, line, outbox, customers, gives = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local order, qty, home = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local commit, now, expires = ARGV[4] == '1', ARGV[5], ARGV[6]
 local fingerprint, trace, actor, keep = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
-local outboxMax, expected, customer, nextId = tonumber(ARGV[11]), ARGV[12], ARGV[13], 14
+local outboxMax, expected, customer, nextId = tonumber(ARGV[11]), ARGV[12], ARGV[13], 15
+local databaseAsked = ARGV[14] == '1'
 
-local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode', 'lim', 'h')
+local m = redis.call('HMGET', meta, 'n', 'epoch', 'mode', 'lim', 'h', 'rc')
 if not m[1] then return {'NOT_LOADED'} end
 if m[5] ~= sg_history() then return {'NOT_LOADED', 'HISTORY'} end
 local n, epoch, mode = tonumber(m[1]), m[2], m[3]
@@ -57,6 +61,8 @@ if existing then
   if state == 'RESERVED' or state == 'CONFIRMED' then return {'ALREADY', tonumber(bucket), state, pending} end
   if state == 'CANCELLED' then return {'CANCELLED'} end
   if state == 'EXPIRED' then return {'EXPIRED'} end
+elseif not databaseAsked and tonumber(m[6] or '0') > tonumber(now) then
+  return {'ASK_DATABASE'}
 end
 if mode == 'FROZEN' then return {'FROZEN'} end
 local backlog = redis.call('XLEN', outbox)

@@ -74,6 +74,29 @@ public final class StockGuardClient {
         return send("GET", "/api/v1/skus/" + skuId, null);
     }
 
+    /**
+     * Reserves one unit of {@code sku} for each of {@code orders} new orders, each retried with its id
+     * until it gets a definite answer (within {@code retryMax}); returns how many were made. Every
+     * other answer must be a refusal for want of stock.
+     */
+    public int reserveOneEach(String sku, int orders, java.time.Duration retryMax) {
+        int made = 0;
+        for (int i = 0; i < orders; i++) {
+            String order = io.stockguard.testing.Ids.order("one-each");
+            java.util.concurrent.atomic.AtomicReference<Response> last = new java.util.concurrent.atomic.AtomicReference<>();
+            org.awaitility.Awaitility.await().atMost(retryMax).pollInterval(java.time.Duration.ofMillis(50)).until(() -> {
+                last.set(reserve(order, new Line(sku, 1)));
+                return last.get().status() < 500;
+            });
+            if (last.get().status() == 201) {
+                made++;
+            } else {
+                org.assertj.core.api.Assertions.assertThat(last.get().code()).isEqualTo("INSUFFICIENT_STOCK");
+            }
+        }
+        return made;
+    }
+
     public Response reserve(String orderId, Line... lines) {
         return send("POST", "/api/v1/reservations", object("orderId", orderId, "lines", lines(lines)));
     }

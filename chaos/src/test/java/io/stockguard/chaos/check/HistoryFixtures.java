@@ -102,6 +102,10 @@ public final class HistoryFixtures {
         return call(process, "adjust", null, null, null, null, skuId, delta, requestId);
     }
 
+    public Call readOrder(String process, String orderId) {
+        return call(process, "read-order", orderId, null, null, null, null, null, null);
+    }
+
     public Call readSku(String process, String skuId) {
         return call(process, "read-sku", null, null, null, null, skuId, null, null);
     }

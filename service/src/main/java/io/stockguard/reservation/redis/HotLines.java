@@ -138,13 +138,17 @@ final class HotLines {
     }
 
     /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
+    /**
+     * @param databaseAsked the database was asked and does not know the order (reserve.lua's
+     *     ASK_DATABASE after a loss)
+     */
     Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
-            Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer) {
+            Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer, boolean databaseAsked) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
                 Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax()),
-                Long.toString(epoch), customer == null ? "" : customer.value()));
+                Long.toString(epoch), customer == null ? "" : customer.value(), databaseAsked ? "1" : ""));
         for (int i = 0; i < 2 * bucketCount + 2; i++) {
             arguments.add(EventIds.next());
         }

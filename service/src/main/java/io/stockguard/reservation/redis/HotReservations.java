@@ -56,16 +56,13 @@ final class HotReservations {
     private final RedisGateway redis;
     private final RedisProperties properties;
     private final ReplicaAcknowledgement replicas;
-    /** The journal is applied after it acknowledges (Kafka): the database learns of orders late. */
-    private final boolean journalBehind;
     private final PendingGiveUps giveUps;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
-            boolean journalBehind, PendingGiveUps giveUps) {
+            PendingGiveUps giveUps) {
         this.giveUps = giveUps;
         this.replicas = replicas;
-        this.journalBehind = journalBehind;
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -93,13 +90,6 @@ final class HotReservations {
             // replaces it.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             opened = open(command, now, holdEnds, trace);
-        } else if (opened.is("NEW") && journalBehind && loader.order(order).isPresent()) {
-            // With Kafka a change is acknowledged before the database sees it, so an order the hot store
-            // does not remember (its record lost with a failover or a restart of Redis) is asked of the
-            // database before it is made again: a retry of it is a replay, and a cancel's tombstone
-            // still refuses it (I3, I7). The synchronous journal's database refuses it by itself.
-            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-            opened = open(command, now, holdEnds, trace);
         }
         switch (opened.status()) {
             case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
@@ -113,6 +103,8 @@ final class HotReservations {
         ReservationOutcome outcome;
         try {
             outcome = reserveOpened(command, now, holdEnds, epochs, started);
+        } catch (KnownToTheDatabase known) {
+            return answerFromDatabase(command, now, holdEnds, trace, epochs);
         } catch (RuntimeException e) {
             giveUp(command, now);
             throw e;
@@ -142,13 +134,15 @@ final class HotReservations {
         OrderId order = command.orderId();
         List<HotLines.Change> held = new ArrayList<>();
         Set<SkuId> resumed = new HashSet<>();
+        boolean[] databaseAsked = {false};
         for (StockLine line : command.linesInLockOrder()) {
             Refusal refusal;
             try {
-                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed);
-            } catch (StaleOwner stale) {
+                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed,
+                        databaseAsked);
+            } catch (StaleOwner | KnownToTheDatabase e) {
                 abandon(order, held, command.caller(), now, epochs, started, resumed);
-                throw stale;
+                throw e;
             }
             if (refusal != null) {
                 return abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
@@ -190,7 +184,7 @@ final class HotReservations {
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
     private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
-            List<HotLines.Change> held, Set<SkuId> resumed) {
+            List<HotLines.Change> held, Set<SkuId> resumed, boolean[] databaseAsked) {
         OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
@@ -199,7 +193,7 @@ final class HotReservations {
         for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
             Reply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home, bucketCount.getAsInt(),
                     command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch,
-                    command.customerId());
+                    command.customerId(), databaseAsked[0]);
             switch (reply.status()) {
                 case "OK" -> {
                     held.add(lines.reserved(reply, command.orderId(), line.skuId(), line.qty(),
@@ -214,6 +208,13 @@ final class HotReservations {
                     return null;
                 }
                 case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
+                case "ASK_DATABASE" -> {
+                    Refusal unknown = askDatabase(command.orderId());
+                    if (unknown != null) {
+                        return unknown;
+                    }
+                    databaseAsked[0] = true;
+                }
                 case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, line.skuId(), epoch);
                 case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
                 case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
@@ -235,6 +236,49 @@ final class HotReservations {
         }
         return new Refusal.Unavailable(false, "the hot store's record of order " + command.orderId() + " on SKU "
                 + line.skuId() + " kept changing");
+    }
+
+    /**
+     * The database was made the judge of an order the hot store does not know (a loss of Redis's
+     * data happened recently: load.lua): the order may be one the lost records had, acknowledged
+     * through Kafka. Returns null when the database does not know it either (it is new), throws
+     * {@link KnownToTheDatabase} when it does, and refuses (certainly not applied) when the database
+     * cannot be asked: the hot store must not sell it again on a guess.
+     */
+    private Refusal askDatabase(OrderId order) {
+        Optional<ReservationView> known;
+        try {
+            known = database.order(order);
+        } catch (org.springframework.dao.DataAccessException e) {
+            return new Refusal.Unavailable(false, "Redis lost data a moment ago, and the database cannot say yet "
+                    + "whether order " + order + " was made before: retry");
+        }
+        if (known.isPresent()) {
+            throw new KnownToTheDatabase();
+        }
+        return null;
+    }
+
+    /** The order was made before the hot store lost its record: the database's copy answers the retry. */
+    private ReservationOutcome answerFromDatabase(ReserveCommand command, Instant now, Instant holdEnds, String trace,
+            Map<SkuId, Long> epochs) {
+        OrderId order = command.orderId();
+        loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        Reply again = open(command, now, holdEnds, trace);
+        return switch (again.status()) {
+            case "DONE" -> replay(command, again);
+            case "CANCELLED" -> new Refusal.OrderCancelled(order);
+            case "EXPIRED" -> new Refusal.OrderExpired(order);
+            case "CONFLICT" -> new Refusal.IdempotencyConflict("order " + order);
+            default -> new Refusal.Unavailable(false, "order " + order + " is being restored from the database; retry");
+        };
+    }
+
+    /** reserve.lua asked for the database, and the database knows the order. */
+    private static final class KnownToTheDatabase extends RuntimeException {
+        KnownToTheDatabase() {
+            super("the database knows the order", null, false, false);
+        }
     }
 
     /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */

@@ -39,10 +39,16 @@ final class HotStockLoader {
     private final RedisProperties properties;
     private final Clock clock;
     private final ReplicaAcknowledgement replicas;
+    private final java.time.Duration replayCheckAfterLoss;
 
+    /**
+     * @param replayCheckAfterLoss after a load that follows a loss, how long a reservation of an
+     *     order the hot store has no line of asks the database first (zero: never)
+     */
     HotStockLoader(RedisGateway redis, HotStoreSource database, HotOrders orders, RedisProperties properties,
-            Clock clock, ReplicaAcknowledgement replicas) {
+            Clock clock, ReplicaAcknowledgement replicas, java.time.Duration replayCheckAfterLoss) {
         this.replicas = replicas;
+        this.replayCheckAfterLoss = replayCheckAfterLoss;
         this.redis = redis;
         this.database = database;
         this.orders = orders;
@@ -72,6 +78,8 @@ final class HotStockLoader {
         arguments.add(Integer.toString(source.throttleRate()));
         arguments.add(Integer.toString(source.limitPerCustomer()));
         arguments.add(Integer.toString(replicas.wanted()));
+        arguments.add(Long.toString(clock.millis()));
+        arguments.add(Long.toString(replayCheckAfterLoss.toMillis()));
         source.customerHolds().forEach((customer, units) -> {
             arguments.add(customer);
             arguments.add(Long.toString(units));

@@ -80,10 +80,19 @@ class RedisLedgerConfiguration {
         return protection;
     }
 
+    /**
+     * With Kafka, after a load that follows a loss of Redis's data, reservations of orders the hot
+     * store does not know are looked up in the database for this long: longer than an order
+     * service keeps retrying, and than a hold lasts by default. The synchronous journal's database
+     * refuses such a sale by itself, so the standard tier never asks.
+     */
+    static final Duration REPLAY_CHECK_AFTER_LOSS = Duration.ofMinutes(15);
+
     @Bean
     HotStockLoader hotStockLoader(RedisGateway redis, HotStoreSource source, HotOrders orders,
-            RedisProperties properties, Clock clock, ReplicaAcknowledgement replicas) {
-        return new HotStockLoader(redis, source, orders, properties, clock, replicas);
+            RedisProperties properties, Clock clock, ReplicaAcknowledgement replicas, JournalProgress progress) {
+        return new HotStockLoader(redis, source, orders, properties, clock, replicas,
+                progress.behind() ? REPLAY_CHECK_AFTER_LOSS : Duration.ZERO);
     }
 
     @Bean
@@ -126,7 +135,7 @@ class RedisLedgerConfiguration {
             PendingGiveUps giveUps) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
-                properties, replicas, progress.behind(), giveUps);
+                properties, replicas, giveUps);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
                 replicas);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);

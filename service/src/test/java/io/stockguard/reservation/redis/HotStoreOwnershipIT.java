@@ -449,7 +449,7 @@ class HotStoreOwnershipIT {
                     int qty = asked.stream().filter(l -> l.skuId().value().equals(sku)).findFirst().orElseThrow().qty();
                     List<String> arguments = new ArrayList<>(List.of(order, Integer.toString(qty), "0", "0",
                             Long.toString(changedAt), Long.toString(changedAt + 900_000), command.fingerprint(), "",
-                            "test", "3600", "100000", epoch));
+                            "test", "3600", "100000", epoch, "", ""));
                     for (int i = 0; i < 8; i++) {
                         arguments.add(io.stockguard.journal.EventIds.next());
                     }

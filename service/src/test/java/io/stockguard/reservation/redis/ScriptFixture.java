@@ -81,6 +81,15 @@ final class ScriptFixture implements AutoCloseable {
      * the rate while THROTTLED.
      */
     Reply load(SkuId sku, long epoch, String mode, long rate, long[]... buckets) {
+        return loadWith(sku, epoch, mode, rate, 0, 0, buckets);
+    }
+
+    /**
+     * load.lua with the time it is loaded at and, after a loss, how long reservations of orders it
+     * does not know ask the database first (both epoch ms).
+     */
+    Reply loadWith(SkuId sku, long epoch, String mode, long rate, long nowMillis, long replayCheckMillis,
+            long[]... buckets) {
         List<String> arguments = new ArrayList<>(List.of(Integer.toString(buckets.length), Long.toString(epoch),
                 mode));
         for (long[] bucket : buckets) {
@@ -89,6 +98,8 @@ final class ScriptFixture implements AutoCloseable {
         arguments.add(Long.toString(rate));
         arguments.add("0");
         arguments.add("0");
+        arguments.add(Long.toString(nowMillis));
+        arguments.add(Long.toString(replayCheckMillis));
         return run(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku), Keys.customers(sku),
                 Keys.gives(sku)),
                 arguments);
@@ -128,7 +139,7 @@ final class ScriptFixture implements AutoCloseable {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", Long.toString(nowMillis),
                 commit ? "0" : Long.toString(nowMillis + 900_000), "fp-" + order, "", "test", "3600",
-                Long.toString(outboxMax), Long.toString(epoch), customer));
+                Long.toString(outboxMax), Long.toString(epoch), customer, ""));
         for (int i = 0; i < 40; i++) {
             arguments.add(EventIds.next());
         }
