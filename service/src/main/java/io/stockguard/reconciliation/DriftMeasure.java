@@ -55,6 +55,21 @@ final class DriftMeasure {
     }
 
     /**
+     * The hot store's copy is of another Redis history (a failover or restart since it was loaded):
+     * nothing is sold from it, and the next request loads the SKU again. Behind what the database
+     * applied, it lost writes: a regression, told as one and handed over at once.
+     */
+    static Reading otherHistory(LedgerSide.SkuState database, HotStore.Snapshot copy, Instant at) {
+        String regression = regression(database, copy);
+        if (regression != null) {
+            return new Reading(database.skuId(), at, ReadingKind.REGRESSION, DriftLevel.FREEZE, 0, 0, database.total(),
+                    0, "a failover or restart left a copy of another Redis history; " + regression);
+        }
+        return Reading.of(database.skuId(), at, ReadingKind.NOT_COMPARABLE, "a failover or restart left a copy of "
+                + "another Redis history, in step with the database; the SKU is loaded again on its next use");
+    }
+
+    /**
      * The hot store does not have the SKU. Before it was ever loaded that is normal; but when the
      * database has applied changes the hot store made in its current epoch, the hot store lost the
      * SKU (a flush, a failover to an empty replica): a regression, whatever it sells next.

@@ -133,7 +133,16 @@ public class DriftProbe {
         } catch (RuntimeException e) {
             return Reading.of(state.skuId(), at, ReadingKind.UNREACHABLE, "the hot store did not answer: " + e.getMessage());
         }
-        return snapshot.map(s -> DriftMeasure.hotStore(state, s, settings.levels(), at))
+        if (snapshot.isPresent()) {
+            return DriftMeasure.hotStore(state, snapshot.get(), settings.levels(), at);
+        }
+        Optional<HotStore.Snapshot> stale;
+        try {
+            stale = hot.copyOfAnotherHistory(state.skuId());
+        } catch (RuntimeException e) {
+            stale = Optional.empty();
+        }
+        return stale.map(copy -> DriftMeasure.otherHistory(state, copy, at))
                 .orElseGet(() -> DriftMeasure.missing(state, at));
     }
 

@@ -34,6 +34,15 @@ public interface HotStore {
     /** The SKU's hot state, read atomically; empty when it is not loaded. */
     Optional<Snapshot> snapshot(SkuId sku);
 
+    /**
+     * The SKU's copy when it is one of another Redis history (a failover or restart since it was
+     * loaded: nothing may be sold from it), read only to tell how far behind the database it fell;
+     * empty when the copy is current or there is none.
+     */
+    default Optional<Snapshot> copyOfAnotherHistory(SkuId sku) {
+        return Optional.empty();
+    }
+
     /** The hot store's own record of an order, as stored; empty when it has none (or lost it). */
     Optional<HotOrder> order(OrderId order);
 

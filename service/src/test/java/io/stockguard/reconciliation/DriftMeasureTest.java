@@ -22,6 +22,20 @@ class DriftMeasureTest {
     }
 
     @Test
+    void aCopyOfAnotherHistoryBehindTheDatabaseLostWrites() {
+        HotStore.Snapshot copy = new HotStore.Snapshot(SKU, 3, "NORMAL", 0, List.of(
+                new HotStore.HotBucket(0, 420, 0, 80, -80, 80), new HotStore.HotBucket(1, 500, 0, 0, 0, 0)));
+        Reading behind = DriftMeasure.otherHistory(database(100), copy, AT);
+        assertThat(behind.kind()).isEqualTo(ReadingKind.REGRESSION);
+        assertThat(behind.level()).isEqualTo(DriftLevel.FREEZE);
+        assertThat(behind.detail()).contains("another Redis history", "lost writes");
+
+        Reading inStep = DriftMeasure.otherHistory(database(80), copy, AT);
+        assertThat(inStep.kind()).as("a clean failover: reloaded on next use, nothing lost")
+                .isEqualTo(ReadingKind.NOT_COMPARABLE);
+    }
+
+    @Test
     void changesInFlightAreNotDrift() {
         // The hot store sold 30 more that the database has not applied yet: R - J stays 400 - (-100).
         HotStore.Snapshot hot = new HotStore.Snapshot(SKU, 3, "NORMAL", 30, List.of(

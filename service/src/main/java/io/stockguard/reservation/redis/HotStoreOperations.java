@@ -83,8 +83,19 @@ final class HotStoreOperations implements HotStore {
 
     @Override
     public Optional<Snapshot> snapshot(SkuId sku) {
-        Reply reply = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+        return read(sku, false);
+    }
+
+    @Override
+    public Optional<Snapshot> copyOfAnotherHistory(SkuId sku) {
+        Reply current = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
                 Keys.outbox(sku)), List.of()));
+        return current.otherHistory() ? read(sku, true) : Optional.empty();
+    }
+
+    private Optional<Snapshot> read(SkuId sku, boolean anyHistory) {
+        Reply reply = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), anyHistory ? List.of("ANY_HISTORY") : List.of()));
         if (!reply.is("OK")) {
             return Optional.empty();
         }

@@ -189,7 +189,8 @@ class StockScriptsIT {
             assertThat(redis.field(sku, 0, 's')).isEqualTo(2);
 
             Reply same = stock(sku, "ADJUST", "SET", 15, "", "");
-            assertThat(same.values()).as("no change, no event").containsExactly("OK", EPOCH, 15L, 15L);
+            assertThat(same.values()).as("no change, no event: only the gives before it").hasSize(5)
+                    .startsWith("OK", EPOCH, 15L, 15L);
             assertThat(redis.outboxLength(sku)).isEqualTo(4);
         }
 
