@@ -92,8 +92,14 @@ class ContendersIT {
                     .isZero();
             assertThat(hot.hotStoreDifference(scenario.catalogue())).as("units by which Redis and the database "
                     + "disagree").isZero();
-            assertThat(hot.replicaWaits()).as("reservations that waited for %d replicas", hot.waitReplicas())
-                    .isEqualTo(hot.waitReplicas() == 0 ? 0 : result.sold());
+            if (hot.waitReplicas() == 0) {
+                assertThat(hot.replicaWaits()).as("no replica waits without wait-replicas").isZero();
+            } else {
+                // Shared: every acknowledged reservation is covered by a wait, one wait by many.
+                assertThat(hot.replicaWaits()).as("waits for %d replicas", hot.waitReplicas()).isPositive()
+                        .isLessThanOrEqualTo(result.sold());
+                assertThat(hot.shortWaitsLastRun()).as("waits short of the replicas").isZero();
+            }
         }
     }
 }

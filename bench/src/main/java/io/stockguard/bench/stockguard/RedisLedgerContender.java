@@ -35,7 +35,6 @@ public class RedisLedgerContender extends LedgerContender {
     private static final int COMPARED_SKUS_MAX = 1_000;
 
     private final HotStoreRedis redis;
-    private WaitShortfalls waitShortfalls;
     private Catalogue catalogue;
     private double byRedisBefore;
     private double byDatabaseBefore;
@@ -82,13 +81,9 @@ public class RedisLedgerContender extends LedgerContender {
             // The service may still hold the last run's SKUs as untrusted until its next refresh.
             LockSupport.parkNanos(ROUTING_REFRESH.toNanos());
         }
-        if (redis.replicaCount() > 0) {
-            // Installed once the service is up: Spring Boot resets the logging when it first starts.
-            waitShortfalls = WaitShortfalls.installed();
-        }
         byRedisBefore = reservesBy("redis");
         byDatabaseBefore = reservesBy("database");
-        shortfallsBefore = waitShortfalls == null ? 0 : waitShortfalls.count();
+        shortfallsBefore = shortWaits();
         waitsBefore = redis.replicaCount() > 0 ? redis.calls("wait") : 0;
     }
 
@@ -115,6 +110,16 @@ public class RedisLedgerContender extends LedgerContender {
     }
 
     /** Reservations the ledger served on this path ({@code redis}, or {@code database} as fallback) so far. */
+    /** Replica waits of the last run that came back with fewer replicas than asked for. */
+    public long shortWaitsLastRun() {
+        return shortWaits() - shortfallsBefore;
+    }
+
+    private long shortWaits() {
+        Counter counter = meters().find("stockguard.redis.replica.short-waits").counter();
+        return counter == null ? 0 : Math.round(counter.count());
+    }
+
     private double reservesBy(String path) {
         Counter counter = meters().find("stockguard.ledger.path").tags("op", "reserve", "path", path).counter();
         return counter == null ? 0 : counter.count();
@@ -147,8 +152,9 @@ public class RedisLedgerContender extends LedgerContender {
     }
 
     /**
-     * {@code WAIT} commands Redis ran in the last run: one per acknowledged reservation when the
-     * service waits for replicas. (The bench's own, before a run, are not counted.)
+     * {@code WAIT} commands Redis ran in the last run: the service shares one among the changes made
+     * while the previous one ran, so at most one per acknowledged reservation, and far fewer under
+     * load. (The bench's own, before a run, are not counted.)
      */
     public long replicaWaits() {
         return redis.replicaCount() == 0 ? 0 : redis.calls("wait") - waitsBefore;
@@ -161,8 +167,8 @@ public class RedisLedgerContender extends LedgerContender {
         databaseServedLastRun = byDatabase > 0;
         notes.add(String.format(Locale.ROOT, "%.0f by Redis, %d by the database fallback",
                 reservesBy("redis") - byRedisBefore, byDatabase));
-        if (waitShortfalls != null) {
-            notes.add(replicaWaits() + " WAITs, " + (waitShortfalls.count() - shortfallsBefore) + " timed out");
+        if (redis.replicaCount() > 0) {
+            notes.add(replicaWaits() + " WAITs, " + shortWaitsLastRun() + " short of the replicas");
         }
         if (catalogue != null && catalogue.size() <= COMPARED_SKUS_MAX) {
             try {
