@@ -110,6 +110,7 @@ final class JournalApplier implements EventApplier {
                 outcomes.add(plan.decide(event));
             }
             retryWaiting(plan, waiting, events, outcomes);
+            EventIdempotency.answerRepeatsAlike(events, outcomes);
             Map<OrderId, EventOutcome.Rejected> split = strict
                     ? AllOrNothing.partlyRefused(events, outcomes, refusedOrders) : Map.of();
             if (split.isEmpty()) {

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +31,20 @@ class EventIdempotencyTest {
 
         assertThat(rule.judge(sale)).isEqualTo(Verdict.PASS);
         assertThat(rule.judge(sale)).isEqualTo(DUPLICATE);
+    }
+
+    @Test
+    void everyCopyOfAnEventInABatchHearsWhatTheFirstHeard() {
+        StockEvent sale = reserve("e1", "o1", 2);
+        StockEvent other = reserve("e2", "o2", 1);
+        EventOutcome fenced = new EventOutcome.Rejected(EventOutcome.Reason.FENCED, "taken over");
+        List<EventOutcome> outcomes = new ArrayList<>(List.of(fenced, EventOutcome.Settled.APPLIED,
+                EventOutcome.Settled.DUPLICATE));
+
+        EventIdempotency.answerRepeatsAlike(List.of(sale, other, sale), outcomes);
+
+        assertThat(outcomes).as("the repeat is refused as its first copy was, not told it is done")
+                .containsExactly(fenced, EventOutcome.Settled.APPLIED, fenced);
     }
 
     @Test

@@ -292,6 +292,40 @@ class HotStoreOwnershipIT {
         }
 
         /**
+         * Seen in the chaos suite (standard tier, two instances, wait-replicas 1, seed 1): a cancel
+         * made in Redis was journaled twice in one group commit, first by a reservation that found it
+         * in the gives set and journals it ahead of itself, then by its own request. The SKU had just
+         * been taken over by the other instance, so the first copy was fenced; the second was counted
+         * a repeat of it, "done", and the cancel was acknowledged though the database never had it.
+         * Every copy of an event in a batch must hear what the first heard.
+         */
+        @Test
+        void anEventHandedInTwiceInOneCommitIsAnsweredAlikeBothTimes() {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("twice-fenced");
+            client.putSku(sku, 10, 1);
+            String order = Ids.order("cancel-twice");
+            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            service.awaitJournalApplied(sku);
+            long epoch = hotEpoch(sku);
+            // Another instance takes the SKU over; this one's hot store has not heard yet.
+            service.bean(io.stockguard.reservation.OwnershipStore.class).takeOver(io.stockguard.stock.SkuId.of(sku),
+                    epoch, java.time.Instant.now());
+            io.stockguard.journal.StockEvent cancel = io.stockguard.journal.StockEvents.cancelReserved(
+                    io.stockguard.stock.OrderId.of(order), io.stockguard.stock.SkuId.of(sku), 0, 2,
+                    new io.stockguard.journal.StockEvents.Context(null, "test", java.time.Instant.now()))
+                    .stamped(epoch, 1_000);
+
+            List<io.stockguard.journal.EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class)
+                    .apply(List.of(cancel, cancel), true);
+
+            assertThat(outcomes).hasSize(2).allSatisfy(outcome -> assertThat(outcome)
+                    .isInstanceOfSatisfying(io.stockguard.journal.EventOutcome.Rejected.class, rejected ->
+                            assertThat(rejected.reason()).isEqualTo(io.stockguard.journal.EventOutcome.Reason.FENCED)));
+            assertThat(state(order)).as("the cancel was not made").isEqualTo("RESERVED");
+        }
+
+        /**
          * Seen in the chaos suite (full tier): the sweepers waited out Redis timeouts on both threads
          * of the shared scheduler, the view fell seconds behind, and an instance sold on an epoch
          * handed over meanwhile. The view follows changes on a thread of its own.
