@@ -4,24 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** confirm.lua: a held line becomes a sale, once. */
 class ConfirmScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void movesReservedToSoldOnceAndJournalsIt() {

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The gives set against a real Redis: every change that puts stock back into a bucket (cancel,
@@ -17,17 +16,8 @@ import org.junit.jupiter.api.Test;
  */
 class GivesScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void aReservationIsToldOfTheCancelThatReturnedTheStockItTakes() {

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * After a loss of Redis's data (a copy of another history replaced, or a SKU loaded before found
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Test;
 class LossWindowScriptIT {
 
     private static final long[] TEN = {10, 0, 0, 0};
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void aLoadAfterALossMakesUnknownOrdersAskTheDatabaseForItsWindow() {

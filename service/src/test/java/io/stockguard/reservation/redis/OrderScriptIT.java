@@ -5,24 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.stock.OrderId;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** order.lua: the order record's state machine, idempotency gate and tombstones. */
 class OrderScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     private static Reply order(OrderId order, String op, long now, String... rest) {
         List<String> arguments = new ArrayList<>(List.of(op, Long.toString(now)));

@@ -5,24 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** release.lua: cancel, expiry and undoing an unacknowledged reservation. */
 class ReleaseScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void cancelReturnsHeldStockAndJournalsIt() {

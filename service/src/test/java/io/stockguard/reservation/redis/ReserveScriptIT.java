@@ -6,24 +6,14 @@ import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** reserve.lua against a real Redis, including the negative space. */
 class ReserveScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void takesFromTheHomeBucketAndJournalsTheChange() {

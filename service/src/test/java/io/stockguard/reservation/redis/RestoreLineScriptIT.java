@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * restore_line.lua: the database's copy of a line's record is written over a record of another
@@ -14,17 +13,8 @@ import org.junit.jupiter.api.Test;
  */
 class RestoreLineScriptIT {
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     @Test
     void writesOverARecordOfAnotherEpoch() {

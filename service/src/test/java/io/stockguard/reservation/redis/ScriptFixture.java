@@ -12,13 +12,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Redis and the gateway to it, for tests that call the Lua scripts directly and then read
  * the keys behind them. Every call names the epoch its caller may change the SKU at; the short
- * forms use {@link #EPOCH}, the epoch {@link #load(SkuId, long...)} loads at.
+ * forms use {@link #EPOCH}, the epoch {@link #load(SkuId, long...)} loads at. A test class keeps
+ * one in a static {@code @RegisterExtension} field: the server starts when the class does and
+ * stops after its last test.
  */
-final class ScriptFixture implements AutoCloseable {
+final class ScriptFixture implements AutoCloseable, AfterAllCallback {
 
     /** The epoch the short forms load at and sell at. */
     static final long EPOCH = 1;
@@ -296,6 +300,11 @@ final class ScriptFixture implements AutoCloseable {
     String meta(SkuId sku, String field) {
         String value = server.command("HGET", Keys.meta(sku), field);
         return value.equals("$-1") ? null : value;
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     @Override

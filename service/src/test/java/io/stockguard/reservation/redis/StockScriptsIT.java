@@ -12,27 +12,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The scripts that move stock without an order: stock.lua, load.lua, set_mode.lua, snapshot.lua. */
 class StockScriptsIT {
 
     private static final long EPOCH = ScriptFixture.EPOCH;
 
-    private static ScriptFixture redis;
-
-    @BeforeAll
-    static void start() {
-        redis = new ScriptFixture();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptFixture redis = new ScriptFixture();
 
     /** One event of an OK answer of stock.lua (or reserve.lua): 10 values from {@code at}. */
     record Event(String entry, String id, long bucket, String op, long da, long seq, long after, long journaled) {
