@@ -41,7 +41,11 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
  */
 public final class Demo implements Stage {
 
-    /** Two instances behind the load, waiting for the replica as docs/operations.md recommends. */
+    /**
+     * Two instances behind the load, waiting for the replica (wait-replicas 1): the failover then
+     * shows replica acknowledgement degrading and coming back as well as the history fence. The
+     * default (0) is what the chaos suite runs first.
+     */
     static final Deployment DEPLOYMENT = new Deployment(2, 1, false);
     private static final String ORDINARY_PREFIX = "SKU-";
     private static final int ORDINARY_SKUS = 1_000;
