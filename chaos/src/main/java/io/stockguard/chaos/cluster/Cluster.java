@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Everything a tier runs on, as real processes started here and stopped here: the service
@@ -37,6 +38,10 @@ public final class Cluster implements AutoCloseable {
     private SentinelRedis sentinel;
     private KafkaCluster kafka;
     private Path embeddedData;
+    /** Stops the processes once, from close() or from the exit hook. */
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    /** A run killed (SIGTERM, Ctrl-C) must not leave its servers and instances running. */
+    private final Thread stopOnExit = new Thread(this::stop, "chaos-cluster-stop");
 
     private Cluster(Tier tier, Path home) {
         this.tier = tier;
@@ -57,6 +62,7 @@ public final class Cluster implements AutoCloseable {
     public static Cluster start(Tier tier, Deployment deployment, Path jar, Path home, int kafkaBrokers,
             Map<String, String> extraSettings) {
         Cluster cluster = new Cluster(tier, home);
+        Runtime.getRuntime().addShutdownHook(cluster.stopOnExit);
         try {
             cluster.launch(deployment, jar, kafkaBrokers, extraSettings);
             return cluster;
@@ -170,6 +176,19 @@ public final class Cluster implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException exiting) {
+            // the hook is running or about to: it stops everything
+        }
+        stop();
+        instances.forEach(ServiceInstance::assertLogsWithinLimit);
+    }
+
+    private void stop() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
         for (ServiceInstance instance : instances) {
             try {
                 instance.close();
@@ -195,7 +214,6 @@ public final class Cluster implements AutoCloseable {
         if (database != null) {
             database.close();
         }
-        instances.forEach(ServiceInstance::assertLogsWithinLimit);
     }
 
     static Path folder(Path parent, String name) {
