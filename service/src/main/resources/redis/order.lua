@@ -32,7 +32,7 @@
 --            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
 --            go stale -> OK | STATE <state>
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
---            DONE <state> <lines with buckets> | BUSY (a confirm is under way)
+--            DONE <state> <lines with buckets> | BUSY <lines with buckets> (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
 --   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> |
 --            SKIP <state> <hold ends> <extensions> <lines with buckets> |
@@ -194,7 +194,9 @@ if op == 'CANCEL' then
   if st == 'EXPIRING' then return {'DONE', 'EXPIRED', o[8] or ''} end
   -- One settlement at a time: a confirm under way is let finish (then the cancel returns the sale),
   -- unless it was left by a caller that died.
-  if st == 'CONFIRMING' and now - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY'} end
+  -- BUSY carries the lines' epochs: a confirm recorded under an epoch that no longer owns a SKU can
+  -- never finish here (the database fenced it), and the caller rewrites the record at once.
+  if st == 'CONFIRMING' and now - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY', o[8] or ''} end
   set('CANCELLING')
   return {'GO', o[3], o[8] or ''}
 end

@@ -101,7 +101,9 @@ final class HotSettlements {
     }
 
     OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
-        Reply decided = decide(order, () -> orders.cancel(order, now), epochs, "GO", "DONE");
+        // A confirm under way (BUSY) is waited for only when it runs under the epochs that own the
+        // SKUs now: one the database fenced is never finished here, and the database has the order.
+        Reply decided = decide(order, () -> orders.cancel(order, now), epochs, "GO", "DONE", "BUSY");
         switch (decided.status()) {
             case "TOMBSTONE" -> {
                 // The hot store had no record, and the database none either (decide asked it):
