@@ -304,7 +304,10 @@ final class ScriptFixture implements AutoCloseable, AfterAllCallback {
 
     @Override
     public void afterAll(ExtensionContext context) {
-        close();
+        // A @Nested class inherits the extension and ends before its outer class: only the outer one stops it.
+        if (!context.getRequiredTestClass().isAnnotationPresent(org.junit.jupiter.api.Nested.class)) {
+            close();
+        }
     }
 
     @Override
