@@ -1,9 +1,8 @@
 -- Write the database's copy of one order line's record, unless a change under the current epoch got
 -- there first (other than an undo, which leaves nothing to keep). A record of another epoch is not
 -- trusted: the database (which has everything an older epoch acknowledged) says what became of the
--- line. Two requests may ask at once; the first
--- writes, and any change made under the current epoch since then must not be overwritten with the
--- older copy the second one read.
+-- line. Two requests may ask at once; the first writes, and any change made under the current epoch
+-- since then must not be overwritten with the older copy the second one read.
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:o:<order>  the line's record
 -- ARGV[1]  the epoch the caller knows owns the SKU
