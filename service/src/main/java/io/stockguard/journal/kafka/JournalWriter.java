@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,14 +35,15 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The full tier's database writer: consumes the event topic (one consumer per instance, in a
- * group that shares the partitions) and applies each poll's events in one database transaction,
+ * group that shares the partitions) and applies each poll's events in one database transaction
+ * (never ending one between a transfer's halves: {@link TransferHold}),
  * exactly once (duplicates are recognised by event id and by order operation), then commits the
  * offsets: an event is never marked consumed before the database has it. While the database is
  * unavailable the same events are retried, with backoff, for as long as it takes; an event that
  * fails for any other reason is retried a few times alone and then set aside as a dead letter, so
  * that one bad event cannot stop the journal.
  *
- * <p>Each record applied is observed as {@code stockguard.journal.apply} from its poll until its
+ * <p>Each record applied is observed as {@code stockguard.journal.apply} from its batch's start until its
  * batch is applied (or it is set aside): a consumer span whose parent is read from the record's
  * {@code traceparent} header, so with tracing on the database apply shows in the trace of the
  * request that journaled the event.
@@ -121,11 +123,16 @@ final class JournalWriter implements SmartLifecycle {
         while (running) {
             try (Consumer<String, byte[]> current = consumers.get()) {
                 consumer = current;
-                current.subscribe(List.of(topic));
+                TransferHold hold = new TransferHold();
+                current.subscribe(List.of(topic), hold);
                 while (running) {
                     ConsumerRecords<String, byte[]> records = current.poll(settings.pollTimeout());
-                    if (!records.isEmpty() && applyAll(records)) {
-                        commit(current, records);
+                    if (records.isEmpty() && !hold.holding()) {
+                        continue;
+                    }
+                    TransferHold.Batch batch = hold.next(read(records));
+                    if (applyAll(batch.records())) {
+                        commit(current, batch.resumeAt());
                     }
                 }
             } catch (WakeupException e) {
@@ -139,12 +146,31 @@ final class JournalWriter implements SmartLifecycle {
         }
     }
 
-    private void commit(Consumer<String, byte[]> current, ConsumerRecords<String, byte[]> records) {
-        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+    /** The records per partition, read; one that cannot be read is set aside at once (reading it again will not help). */
+    private Map<TopicPartition, List<TransferHold.Polled>> read(ConsumerRecords<String, byte[]> records) {
+        Map<TopicPartition, List<TransferHold.Polled>> read = new LinkedHashMap<>();
         for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<String, byte[]>> of = records.records(partition);
-            next.put(partition, new OffsetAndMetadata(of.getLast().offset() + 1));
+            List<TransferHold.Polled> of = new ArrayList<>();
+            for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
+                StockEvent event = null;
+                try {
+                    event = codec.decode(record.value());
+                } catch (IllegalArgumentException e) {
+                    deadLetters.keep(record, null, e.getMessage(), 1);
+                }
+                of.add(new TransferHold.Polled(record, event));
+            }
+            read.put(partition, of);
         }
+        return read;
+    }
+
+    private void commit(Consumer<String, byte[]> current, Map<TopicPartition, Long> resumeAt) {
+        if (resumeAt.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        resumeAt.forEach((partition, offset) -> next.put(partition, new OffsetAndMetadata(offset)));
         try {
             current.commitSync(next);
         } catch (KafkaException e) {
@@ -154,23 +180,17 @@ final class JournalWriter implements SmartLifecycle {
         }
     }
 
-    /** Applies the records; false when the writer is stopping and they must not be committed. */
-    private boolean applyAll(ConsumerRecords<String, byte[]> records) {
+    /** Applies the records' events; false when the writer is stopping and they must not be committed. */
+    private boolean applyAll(List<TransferHold.Polled> records) {
         List<ConsumerRecord<String, byte[]>> sources = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();
         List<Observation> applying = new ArrayList<>();
         try {
-            for (ConsumerRecord<String, byte[]> record : records) {
-                Observation observation = observeApplying(record);
-                try {
-                    events.add(codec.decode(record.value()));
-                    sources.add(record);
-                    applying.add(observation);
-                } catch (IllegalArgumentException e) {
-                    // Reading it again will not make it readable: set aside at once.
-                    observation.error(e);
-                    observation.stop();
-                    deadLetters.keep(record, null, e.getMessage(), 1);
+            for (TransferHold.Polled polled : records) {
+                if (polled.event() != null) {
+                    sources.add(polled.record());
+                    events.add(polled.event());
+                    applying.add(observeApplying(polled.record()));
                 }
             }
             if (events.isEmpty()) {

@@ -40,12 +40,13 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
 
 /**
- * The journal writer's retry policy (Failures): a batch that keeps failing the same way is set
- * aside, event by event, and the partition moves on; only an unavailable database holds it. The
- * writer's consumer is Kafka's own MockConsumer and the database an applier that fails on cue:
- * what is under test is the policy, not Kafka or the database.
+ * What the journal writer applies together and what it sets aside. A batch never ends between a
+ * transfer's halves (TransferHold). A batch that keeps failing the same way is set aside, event by
+ * event, and the partition moves on; only an unavailable database holds it (Failures). The
+ * writer's consumer is Kafka's own MockConsumer and the database an applier that records or fails
+ * on cue: what is under test is the writer's policy, not Kafka or the database.
  */
-class JournalWriterPoisonTest {
+class JournalWriterBatchesTest {
 
     private static final String TOPIC = "stockguard.events";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
@@ -107,6 +108,49 @@ class JournalWriterPoisonTest {
         assertThat(letters.eventIds).isEmpty();
     }
 
+    /**
+     * The stock-level watcher once reported "sold out, 0 of 2" for a SKU of 3: a poll ended after a
+     * borrowing reservation's TRANSFER_OUT, and the database showed the units in transit as gone.
+     */
+    @Test
+    void aPollThatEndsBetweenATransfersHalvesAppliesThemTogetherWithTheNextPoll() {
+        List<List<StockOp>> batches = new CopyOnWriteArrayList<>();
+        start(recording(batches));
+        String transfer = UUID.randomUUID().toString();
+        send(0, event(), half(StockOp.TRANSFER_OUT, transfer, 1));
+        send(2, half(StockOp.TRANSFER_IN, transfer, 0), event());
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(applied).hasSize(4));
+        assertThat(batches).containsExactly(List.of(StockOp.RESERVE),
+                List.of(StockOp.TRANSFER_OUT, StockOp.TRANSFER_IN, StockOp.RESERVE));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed()).isEqualTo(4));
+    }
+
+    /** A half whose partner never comes (a send that failed between them) does not stop the partition. */
+    @Test
+    void aHalfWithoutItsPartnerIsAppliedAloneAfterABoundedHold() {
+        List<List<StockOp>> batches = new CopyOnWriteArrayList<>();
+        start(recording(batches));
+        send(0, half(StockOp.TRANSFER_OUT, UUID.randomUUID().toString(), 1), event());
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(applied).hasSize(2));
+        assertThat(batches).containsExactly(List.of(StockOp.TRANSFER_OUT, StockOp.RESERVE));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed()).isEqualTo(2));
+    }
+
+    private EventApplier recording(List<List<StockOp>> batches) {
+        return (events, strict) -> {
+            batches.add(events.stream().map(StockEvent::op).toList());
+            events.forEach(e -> applied.add(e.eventId()));
+            return Collections.nCopies(events.size(), EventOutcome.Settled.APPLIED);
+        };
+    }
+
+    private long committed() {
+        var offset = consumer.committed(Set.of(PARTITION)).get(PARTITION);
+        return offset == null ? -1 : offset.offset();
+    }
+
     private void start(EventApplier applier) {
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(PARTITION));
@@ -125,8 +169,24 @@ class JournalWriterPoisonTest {
     }
 
     private void send(StockEvent event, long offset) {
-        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset,
-                event.skuId().value(), CODEC.encode(event))));
+        send(offset, event);
+    }
+
+    /** Records at offsets from {@code first} on, all returned by one poll. */
+    private void send(long first, StockEvent... events) {
+        consumer.schedulePollTask(() -> {
+            for (int i = 0; i < events.length; i++) {
+                consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, first + i, events[i].skuId().value(),
+                        CODEC.encode(events[i])));
+            }
+        });
+    }
+
+    private static StockEvent half(StockOp op, String transfer, int bucket) {
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        long delta = op == StockOp.TRANSFER_OUT ? -1 : 1;
+        return new StockEvent(UUID.randomUUID().toString(), SkuId.of("POISON-1"), bucket, op, null, transfer, 1,
+                delta, 0, 0, null, "test", at, null, null, null, null, null, null);
     }
 
     private static StockEvent event() {
