@@ -33,7 +33,8 @@
 --            go stale -> OK | STATE <state>
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
 --            DONE <state> <lines with buckets> | BUSY <lines with buckets> (a confirm is under way)
---   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED | BUSY | NONE
+--   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED |
+--            BUSY <lines with buckets> (still opening) | NONE
 --   EXPIRE   3 stale after (ms) -> GO <lines> <lines with buckets> |
 --            SKIP <state> <hold ends> <extensions> <lines with buckets> |
 --            STUCK <state> <lines with buckets> (OPENING or CONFIRMING left by a caller that died)
@@ -45,7 +46,7 @@
 --            and never shortened -> OK <hold ends> <extensions> <lines with buckets> |
 --            DONE (it holds at least that long already: a retry) <hold ends> <extensions> <lines with buckets> |
 --            USED (no extension left) <hold ends> <extensions> <lines with buckets> |
---            EXPIRED | CANCELLED | CONFIRMED | BUSY (still opening) | NONE
+--            EXPIRED | CANCELLED | CONFIRMED | BUSY <lines with buckets> (still opening) | NONE
 --   GET      -> FOUND st fp ln c e t lb x cu | NONE
 --   FORGET   3 the epochs owning the SKUs now ("sku|0|0|epoch;…"): removes a record the database
 --            does not know, unless it is OPENING or made under those epochs -> OK | KEPT
@@ -206,7 +207,9 @@ if op == 'CONFIRM' then
   if st == 'CONFIRMED' then return {'DONE', o[8] or ''} end
   if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
-  if st == 'OPENING' then return {'BUSY'} end
+  -- BUSY carries the lines' epochs (none while opening): the caller asks the database whether the
+  -- order was made elsewhere meanwhile (the attempt that opened it lost Redis and fell back).
+  if st == 'OPENING' then return {'BUSY', o[8] or ''} end
   if st == 'RESERVED' and tonumber(o[5]) > 0 and now >= tonumber(o[5]) then return {'EXPIRED'} end
   set('CONFIRMING')
   return {'GO', o[3], o[8] or ''}
@@ -230,7 +233,7 @@ if op == 'EXTEND' then
   if st == 'CONFIRMED' or st == 'CONFIRMING' then return {'CONFIRMED'} end
   if st == 'CANCELLED' or st == 'CANCELLING' then return {'CANCELLED'} end
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
-  if st == 'OPENING' then return {'BUSY'} end
+  if st == 'OPENING' then return {'BUSY', o[8] or ''} end
   local ends, used = tonumber(o[5]), tonumber(o[10] or '0')
   if ends > 0 and now >= ends then return {'EXPIRED'} end
   local wanted = tonumber(o[4]) + tonumber(ARGV[3])

@@ -68,7 +68,9 @@ final class HotSettlements {
     }
 
     OrderOutcome confirm(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
-        Reply decided = decide(order, () -> orders.confirm(order, now), epochs, "GO", "DONE");
+        // A record still opening is checked too: the attempt that opened it may have lost Redis and
+        // made the order on the database path, and then the database's copy is the truth of it.
+        Reply decided = decide(order, () -> orders.confirm(order, now), epochs, "GO", "DONE", "BUSY");
         switch (decided.status()) {
             case "NONE" -> { return new Refusal.UnknownOrder(order); }
             case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
@@ -142,7 +144,7 @@ final class HotSettlements {
     OrderOutcome extend(HoldExtension extension, Instant now, Map<SkuId, Long> epochs) {
         OrderId order = extension.orderId();
         Reply decided = decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
-                epochs, "OK", "DONE", "USED");
+                epochs, "OK", "DONE", "USED", "BUSY");
         switch (decided.status()) {
             case "NONE" -> { return new Refusal.UnknownOrder(order); }
             case "CONFIRMED" -> { return new Refusal.OrderConfirmed(order); }

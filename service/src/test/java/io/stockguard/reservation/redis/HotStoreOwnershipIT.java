@@ -230,10 +230,7 @@ class HotStoreOwnershipIT {
             String order = Ids.order("made-elsewhere");
             assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
             assertThat(client.confirm(order).status()).isEqualTo(200);
-            long old = System.currentTimeMillis() - 120_000;
-            hot.redis().del("sg:{" + sku + "}:o:" + order);
-            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|2", "lb", "",
-                    "c", Long.toString(old), "e", Long.toString(old + 900_000), "t", "", "u", Long.toString(old)));
+            leftOpeningByAnAttempt(order, sku, 2, Duration.ofMinutes(2));
 
             StockGuardClient.Response cancelled = client.cancel(order);
 
@@ -245,6 +242,61 @@ class HotStoreOwnershipIT {
             assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isZero();
             hot.awaitDrained(sku);
             hot.awaitMatchesDatabase(service.jdbc(), sku);
+        }
+
+        /**
+         * Seen in the chaos suite (standard tier, two instances, one cut off from Redis): a reserve
+         * opened the order's record in Redis, lost Redis, and was made on the database path. Once
+         * the SKU was back in Redis, every confirm of the order heard "its reservation is still in
+         * progress" (503) to the end of the run, though the database had the order all along.
+         */
+        @Test
+        void aConfirmThatMeetsTheRecordOfAnAttemptMadeElsewhereSettlesTheOrderTheDatabaseHas() {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("opened-elsewhere");
+            client.putSku(sku, 10, 1);
+            String order = Ids.order("confirm-elsewhere");
+            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            leftOpeningByAnAttempt(order, sku, 2, Duration.ofSeconds(5));
+
+            StockGuardClient.Response confirmed = client.confirm(order);
+
+            assertThat(confirmed.status()).as("%s", confirmed.body()).isEqualTo(200);
+            assertThat(confirmed.text("state")).isEqualTo("CONFIRMED");
+            assertThat(state(order)).isEqualTo("CONFIRMED");
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isEqualTo(2);
+            hot.awaitDrained(sku);
+            hot.awaitMatchesDatabase(service.jdbc(), sku);
+        }
+
+        /** The same record met by an extension: the database's order is extended, not "still in progress". */
+        @Test
+        void anExtensionThatMeetsTheRecordOfAnAttemptMadeElsewhereExtendsTheOrderTheDatabaseHas() {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("opened-elsewhere");
+            client.putSku(sku, 10, 1);
+            String order = Ids.order("extend-elsewhere");
+            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            leftOpeningByAnAttempt(order, sku, 2, Duration.ofSeconds(5));
+
+            StockGuardClient.Response extended = client.extend(order, 1_800);
+
+            assertThat(extended.status()).as("%s", extended.body()).isEqualTo(200);
+            assertThat(extended.body().get("extensions").asInt()).isEqualTo(1);
+            assertThat(service.jdbc().queryForObject("SELECT extensions FROM reservation WHERE order_id = ?",
+                    Integer.class, order)).isEqualTo(1);
+        }
+
+        /**
+         * What an attempt that lost Redis right after opening the order's record leaves there: the
+         * record OPENING, {@code age} old, no line reserved in Redis; the order was made elsewhere.
+         */
+        private void leftOpeningByAnAttempt(String order, String sku, int qty, Duration age) {
+            long opened = System.currentTimeMillis() - age.toMillis();
+            hot.redis().del("sg:{" + sku + "}:o:" + order);
+            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", "fp", "ln", sku + "|" + qty, "lb", "",
+                    "c", Long.toString(opened), "e", Long.toString(opened + 900_000), "t", "",
+                    "u", Long.toString(opened)));
         }
 
         /**
