@@ -26,8 +26,21 @@ public interface HotStoreSource {
     /** The SKU's lines that hold stock (reserved or sold), at most {@code limit}. */
     List<OpenLine> openLines(SkuId sku, int limit);
 
+    /**
+     * An order as the database has it, with the fingerprint of the request that made it: a copy
+     * written back into the hot store keeps it, so that the client's retry of that request is
+     * answered as the replay it is, not as a conflict.
+     */
+    record StoredOrder(ReservationView view, String fingerprint) {
+    }
+
     /** The order as the database has it. */
-    Optional<ReservationView> order(OrderId order);
+    Optional<StoredOrder> storedOrder(OrderId order);
+
+    /** The order as the database has it. */
+    default Optional<ReservationView> order(OrderId order) {
+        return storedOrder(order).map(StoredOrder::view);
+    }
 
     /** Records an early cancel's tombstone in the database too, so every path refuses a late reserve (I7). */
     void tombstone(OrderId order, String traceId, Instant now);

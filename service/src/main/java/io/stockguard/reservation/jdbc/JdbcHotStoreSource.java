@@ -51,8 +51,9 @@ final class JdbcHotStoreSource implements HotStoreSource {
     }
 
     @Override
-    public Optional<ReservationView> order(OrderId order) {
-        return reservations.find(order).map(header -> header.view(reservations.lines(order)));
+    public Optional<StoredOrder> storedOrder(OrderId order) {
+        return reservations.find(order).map(header -> new StoredOrder(header.view(reservations.lines(order)),
+                header.fingerprint()));
     }
 
     @Override

@@ -90,16 +90,15 @@ final class HotOrders {
 
     /**
      * Writes the database's copy of an order: back, when the hot store lost it; over the hot
-     * store's, with {@code overwrite}, when the database served the order meanwhile.
+     * store's when the database served the order meanwhile.
+     *
+     * @param fingerprint the fingerprint of the request that made the order (the database's), so that
+     *     a retry of it is a replay
+     * @param force overwrite even a record of the current epochs (one a caller that died left half-way)
      */
-    Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now) {
-        return restore(view, epochs, now, false);
-    }
-
-    /** @param force overwrite even a record of the current epochs (one a caller that died left half-way) */
-    Reply restore(ReservationView view, Map<SkuId, Long> epochs, Instant now, boolean force) {
+    Reply restore(ReservationView view, String fingerprint, Map<SkuId, Long> epochs, Instant now, boolean force) {
         List<StockLine> lines = view.lines().stream().map(l -> new StockLine(l.skuId(), l.qty())).toList();
-        return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : "restored",
+        return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : fingerprint,
                 encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
                 millis(view.expiresAt()), nullToEmpty(view.traceId()),
                 Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "",

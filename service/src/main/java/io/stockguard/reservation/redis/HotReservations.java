@@ -201,6 +201,11 @@ final class HotReservations {
                     return null;
                 }
                 case "ALREADY" -> {
+                    if (!reply.string(2).equals(command.commit() ? "CONFIRMED" : "RESERVED")) {
+                        // Not what an attempt of this request leaves: the order was settled since (its
+                        // line restored from the database), and the database's copy answers.
+                        throw new KnownToTheDatabase();
+                    }
                     // An attempt of this order that died reserved the line under this epoch; what of
                     // it is still in the outbox (perhaps never journaled) is journaled with the rest.
                     held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));

@@ -126,7 +126,8 @@ final class HotStockLoader {
 
     /** As {@link #rewriteOrder(OrderId, ToLongFunction)}, overwriting even a record left half-way under the current epochs. */
     Optional<ReservationView> rewriteOrder(OrderId order, ToLongFunction<SkuId> epochs, boolean force) {
-        Optional<ReservationView> view = database.order(order);
+        Optional<HotStoreSource.StoredOrder> stored = database.storedOrder(order);
+        Optional<ReservationView> view = stored.map(HotStoreSource.StoredOrder::view);
         if (view.isEmpty()) {
             Reply record = orders.get(order, clock.instant());
             Map<SkuId, Long> current = new LinkedHashMap<>();
@@ -138,7 +139,7 @@ final class HotStockLoader {
         }
         Map<SkuId, Long> stamped = new LinkedHashMap<>();
         view.get().lines().forEach(line -> stamped.put(line.skuId(), epochs.applyAsLong(line.skuId())));
-        orders.restore(view.get(), stamped, clock.instant(), force);
+        orders.restore(view.get(), stored.get().fingerprint(), stamped, clock.instant(), force);
         for (var line : view.get().lines()) {
             restoreLine(line.skuId(), order, stamped.get(line.skuId()), HotLines.record(view.get().state().name(),
                     line.bucket(), line.qty(), stamped.get(line.skuId()), view.get().customerId()));

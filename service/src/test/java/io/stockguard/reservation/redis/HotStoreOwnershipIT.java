@@ -288,6 +288,41 @@ class HotStoreOwnershipIT {
         }
 
         /**
+         * Seen in the chaos suite (standard tier, two instances, one cut off from Redis, seed 2): an
+         * order made and confirmed on the database path while Redis was out of reach; its line's
+         * record was then restored from the database (CONFIRMED) and the order's record was not.
+         * The client's retry of the reserve found the line and was answered "200 RESERVED,
+         * replayed", and the order's record in Redis was closed as RESERVED, though the order was
+         * confirmed. A line settled since is the database's to tell.
+         */
+        @Test
+        void aRetriedReserveThatFindsItsLineConfirmedHearsTheOrderConfirmed() {
+            StockGuardClient client = service.client();
+            String sku = Ids.sku("confirmed-line");
+            client.putSku(sku, 10, 1);
+            String order = Ids.order("retried-after-confirm");
+            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            assertThat(client.confirm(order).status()).isEqualTo(200);
+            hot.redis().del(Keys.order(io.stockguard.stock.OrderId.of(order)));
+
+            StockGuardClient.Response retried = client.reserve(order, new StockGuardClient.Line(sku, 2));
+
+            assertThat(retried.status()).as("%s", retried.body()).isEqualTo(200);
+            assertThat(retried.text("state")).isEqualTo("CONFIRMED");
+            assertThat(retried.body().get("replayed").asBoolean()).isTrue();
+            StockGuardClient.Response again = client.reserve(order, new StockGuardClient.Line(sku, 2));
+            assertThat(again.status()).as("the record written back from the database keeps the request's "
+                    + "fingerprint: a retry is a replay, not a conflict: %s", again.body()).isEqualTo(200);
+            assertThat(again.text("state")).isEqualTo("CONFIRMED");
+            assertThat(client.reservation(order).text("state")).isEqualTo("CONFIRMED");
+            assertThat(hot.redis().hget(Keys.order(io.stockguard.stock.OrderId.of(order)), "st"))
+                    .as("the order's record in Redis").isIn(null, "CONFIRMED");
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isEqualTo(2);
+            hot.awaitDrained(sku);
+            hot.awaitMatchesDatabase(service.jdbc(), sku);
+        }
+
+        /**
          * What an attempt that lost Redis right after opening the order's record leaves there: the
          * record OPENING, {@code age} old, no line reserved in Redis; the order was made elsewhere.
          */
