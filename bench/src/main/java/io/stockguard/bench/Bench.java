@@ -154,8 +154,8 @@ public final class Bench {
                         + "process; Redis shared with the Redis contenders", databases, HotStoreRedis.shared(redisUri),
                         HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
-                        + "a Redis of its own with one replica, each reservation waiting for it (WAIT 1, "
-                        + "stockguard.redis.wait-replicas=1)", databases, HotStoreRedis.replicated(1),
+                        + "a Redis of its own with one replica, no reservation acknowledged before the replica has "
+                        + "it (stockguard.redis.wait-replicas=1: concurrent reservations share one WAIT 1)", databases, HotStoreRedis.replicated(1),
                         HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-http", "StockGuard Redis ledger as stockguard-redis (its "
                         + "own logical database of the shared Redis), end to end " + http.phrase(), databases,
