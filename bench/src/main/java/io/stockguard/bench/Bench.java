@@ -160,6 +160,9 @@ public final class Bench {
                 new RedisLedgerContender("stockguard-redis-http", "StockGuard Redis ledger as stockguard-redis (its "
                         + "own logical database of the shared Redis), end to end " + http.phrase(), databases,
                         HotStoreRedis.shared(redisUri, 3), HOT_STORE_SETTINGS, http),
+                new RedisLedgerContender("stockguard-redis-wait1-http", "StockGuard Redis ledger as "
+                        + "stockguard-redis-wait1 (a Redis and replica of its own), end to end " + http.phrase(),
+                        databases, HotStoreRedis.replicated(1), HOT_STORE_SETTINGS, http),
                 new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
                         + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
                         + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "

@@ -26,8 +26,8 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                              counts queries)
               --contender    only contenders whose name starts with one of these (name$: that one only);
                              the *-http ones reach the service over its HTTP API (stockguard-db-http,
-                             stockguard-redis-http, stockguard-kafka-http), the other StockGuard ones in
-                             process
+                             stockguard-redis-http, stockguard-redis-wait1-http, stockguard-kafka-http),
+                             the other StockGuard ones in process
               --clients      concurrency levels of the hot-SKU scenario (the others run at 64 clients,
                              4 with --smoke)
               --time-limit   longest one run may take; a run stopped early says so

@@ -18,13 +18,13 @@ class BenchSmokeIT {
         assertThat(folder.resolve("report.html")).exists();
         assertThat(Files.readString(folder.resolve("report.html"))).contains("<svg", "stockguard-db", "redis-lua",
                 "stockguard-redis", "stockguard-redis-wait1", "stockguard-kafka", "stockguard-db-http",
-                "stockguard-redis-http", "stockguard-kafka-http", "lean client");
+                "stockguard-redis-http", "stockguard-redis-wait1-http", "stockguard-kafka-http", "lean client");
         assertThat(Files.readString(folder.resolve("summary.md"))).contains("| hot-sku", "| catalogue",
                 "| mixed-reads", "| sku-reads", "counts the queries");
         JsonNode results = JsonMapper.builder().build().readTree(folder.resolve("results.json").toFile())
                 .get("results");
-        // 17 contenders, 3 of them over HTTP, in each of 4 scenarios.
-        assertThat(results.size()).isEqualTo(4 * 17);
+        // 18 contenders, 4 of them over HTTP, in each of 4 scenarios.
+        assertThat(results.size()).isEqualTo(4 * 18);
         for (JsonNode result : results) {
             if (result.get("scenario").asString().equals("sku-reads")) {
                 // Stock queries only: the row counts the queries, every one of them answered.
