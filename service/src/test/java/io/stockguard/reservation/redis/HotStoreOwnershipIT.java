@@ -225,10 +225,8 @@ class HotStoreOwnershipIT {
         @Test
         void aCancelThatMeetsTheRecordOfADeadAttemptSettlesTheOrderTheDatabaseHas() {
             StockGuardClient client = service.client();
-            String sku = Ids.sku("dead-attempt");
-            client.putSku(sku, 10, 1);
             String order = Ids.order("made-elsewhere");
-            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            String sku = twoHeldOfTen("dead-attempt", order);
             assertThat(client.confirm(order).status()).isEqualTo(200);
             leftOpeningByAnAttempt(order, sku, 2, Duration.ofMinutes(2));
 
@@ -253,10 +251,8 @@ class HotStoreOwnershipIT {
         @Test
         void aConfirmThatMeetsTheRecordOfAnAttemptMadeElsewhereSettlesTheOrderTheDatabaseHas() {
             StockGuardClient client = service.client();
-            String sku = Ids.sku("opened-elsewhere");
-            client.putSku(sku, 10, 1);
             String order = Ids.order("confirm-elsewhere");
-            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            String sku = twoHeldOfTen("opened-elsewhere", order);
             leftOpeningByAnAttempt(order, sku, 2, Duration.ofSeconds(5));
 
             StockGuardClient.Response confirmed = client.confirm(order);
@@ -273,10 +269,8 @@ class HotStoreOwnershipIT {
         @Test
         void anExtensionThatMeetsTheRecordOfAnAttemptMadeElsewhereExtendsTheOrderTheDatabaseHas() {
             StockGuardClient client = service.client();
-            String sku = Ids.sku("opened-elsewhere");
-            client.putSku(sku, 10, 1);
             String order = Ids.order("extend-elsewhere");
-            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            String sku = twoHeldOfTen("opened-elsewhere", order);
             leftOpeningByAnAttempt(order, sku, 2, Duration.ofSeconds(5));
 
             StockGuardClient.Response extended = client.extend(order, 1_800);
@@ -298,10 +292,8 @@ class HotStoreOwnershipIT {
         @Test
         void aRetriedReserveThatFindsItsLineConfirmedHearsTheOrderConfirmed() {
             StockGuardClient client = service.client();
-            String sku = Ids.sku("confirmed-line");
-            client.putSku(sku, 10, 1);
             String order = Ids.order("retried-after-confirm");
-            assertThat(client.reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            String sku = twoHeldOfTen("confirmed-line", order);
             assertThat(client.confirm(order).status()).isEqualTo(200);
             hot.redis().del(Keys.order(io.stockguard.stock.OrderId.of(order)));
 
@@ -320,6 +312,14 @@ class HotStoreOwnershipIT {
             assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isEqualTo(2);
             hot.awaitDrained(sku);
             hot.awaitMatchesDatabase(service.jdbc(), sku);
+        }
+
+        /** A new SKU of 10 units and {@code order} holding 2 of them (made through the hot store); returns the SKU. */
+        private String twoHeldOfTen(String skuName, String order) {
+            String sku = Ids.sku(skuName);
+            service.client().putSku(sku, 10, 1);
+            assertThat(service.client().reserve(order, new StockGuardClient.Line(sku, 2)).status()).isEqualTo(201);
+            return sku;
         }
 
         /**
