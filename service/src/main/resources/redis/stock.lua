@@ -8,8 +8,11 @@
 --
 -- KEYS[1]  sg:{sku}:m  meta hash          KEYS[2]  sg:{sku}:b  bucket hash
 -- KEYS[3]  sg:{sku}:x  outbox stream
--- KEYS[4]  sg:{sku}:rq:<request id> (any key of the slot if none): "<fingerprint>|<entries>", the
---          outbox entries of the change (for a retry to journal them if the attempt that made them died)
+-- KEYS[4]  sg:{sku}:rq:<request id> (any key of the slot if none): "<fingerprint>|<entries>|<epoch>",
+--          the outbox entries of the change (for a retry to journal them if the attempt that made them
+--          died) and the epoch it was made under. A record of another epoch is not believed: the caller
+--          asked the database first, which does not know the request, and the load that began this
+--          epoch emptied the outbox, so that change never reached the database and is made afresh
 -- KEYS[5]  sg:{sku}:g  gives not yet journaled (reserve.lua): every stock change is one
 -- ARGV[1]  RESTOCK | ADJUST   ARGV[2]  DELTA | SET   ARGV[3]  the signed change, or the new total (units)
 -- ARGV[4]  request id ('' if none)   ARGV[5]  request fingerprint   ARGV[6]  the epoch the caller may change at
@@ -41,8 +44,13 @@ for i = 0, n - 1 do
 end
 if requestId ~= '' then
   local seen = redis.call('GET', request)
-  if seen then
-    local known, pending = string.match(seen, '^([^|]*)|?(.*)$')
+  local known, pending, made = string.match(seen or '', '^([^|]*)|([^|]*)|(%d+)$')
+  if seen and not known then
+    -- Written before request records carried their epoch (an upgrade under way): believed as then.
+    known, pending = string.match(seen, '^([^|]*)|?(.*)$')
+    made = epoch
+  end
+  if known and made == epoch then
     if known == fingerprint then return {'REPLAYED', total, pending} end
     return {'CONFLICT'}
   end
@@ -107,5 +115,7 @@ for i = 0, n - 1 do
     for _, v in ipairs({entry, id, i, op, da, 0, 0, seq, after, journaled}) do result[#result + 1] = v end
   end
 end
-if requestId ~= '' then redis.call('SET', request, fingerprint .. '|' .. table.concat(own, ','), 'EX', keep) end
+if requestId ~= '' then
+  redis.call('SET', request, fingerprint .. '|' .. table.concat(own, ',') .. '|' .. epoch, 'EX', keep)
+end
 return result

@@ -195,6 +195,49 @@ class HotStoreOwnershipIT {
             awaitHotStoreMatchesDatabase(sku);
         }
 
+        /**
+         * A restock made in Redis whose request went away before its journal (the journal failed, or
+         * Redis did as the replica took over) leaves its request record and its outbox entries. The
+         * SKU is then handed to the database before the sweeper takes the entries, and loaded back
+         * under a new epoch, which empties the outbox. The request record outlived the load: the
+         * client's retry heard "200, replayed" and the restock was never applied anywhere.
+         */
+        @Test
+        void aRestockLostWithItsEpochIsMadeByItsRetryNotReplayed() {
+            StockGuardClient client = service.client();
+            String sku = warmSku("restock-lost");
+            String request = Ids.order("restock");
+            long epoch = hotEpoch(sku);
+            try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redis.uri()),
+                    io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
+                io.stockguard.stock.SkuId id = io.stockguard.stock.SkuId.of(sku);
+                String fingerprint = new io.stockguard.reservation.StockCommand.Restock(id, 5, request,
+                        io.stockguard.platform.Caller.SYSTEM).fingerprint();
+                Reply made = new Reply(gateway.run(Script.STOCK, List.of(Keys.meta(id), Keys.buckets(id),
+                        Keys.outbox(id), "sg:{" + sku + "}:rq:" + request, Keys.gives(id)), List.of("RESTOCK", "DELTA",
+                        "5", request, fingerprint, Long.toString(epoch), Long.toString(System.currentTimeMillis()), "",
+                        "test", "3600", "100000", io.stockguard.journal.EventIds.next())));
+                assertThat(made.status()).isEqualTo("OK");
+            }
+            service.bean(HandOver.class).takeOver(io.stockguard.stock.SkuId.of(sku), epoch,
+                    "test: Redis has fewer replicas than asked for");
+            awaitHotStoreMatchesDatabase(sku);
+            assertThat(hotEpoch(sku)).as("loaded back under a new epoch").isGreaterThan(epoch);
+
+            StockGuardClient.Response retry = client.send("POST", "/api/v1/skus/" + sku + "/restock",
+                    Map.of("qty", 5, "requestId", request));
+
+            assertThat(retry.status()).as("%s", retry.body()).isEqualTo(200);
+            service.awaitJournalApplied(sku);
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).total()).as("10 + the restock, once").isEqualTo(15);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
+            assertThat(client.send("POST", "/api/v1/skus/" + sku + "/restock", Map.of("qty", 5, "requestId", request))
+                    .status()).as("a second retry is a replay").isEqualTo(200);
+            service.awaitJournalApplied(sku);
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).total()).isEqualTo(15);
+            awaitHotStoreMatchesDatabase(sku);
+        }
+
         @Test
         void hypothesis7ACancelThatMeetsAReservationStillOpeningLeavesADatabaseTombstone() {
             StockGuardClient client = service.client();
