@@ -44,13 +44,9 @@ for i = 0, n - 1 do
 end
 if requestId ~= '' then
   local seen = redis.call('GET', request)
-  local known, pending, made = string.match(seen or '', '^([^|]*)|([^|]*)|(%d+)$')
-  if seen and not known then
-    -- Written before request records carried their epoch (an upgrade under way): believed as then.
-    known, pending = string.match(seen, '^([^|]*)|?(.*)$')
-    made = epoch
-  end
-  if known and made == epoch then
+  local known, pending, made = string.match(seen or '', '^([^|]*)|?([^|]*)|?(%d*)$')
+  -- No epoch: written before request records carried theirs (an upgrade under way), believed as then.
+  if seen and known and (made == '' or made == epoch) then
     if known == fingerprint then return {'REPLAYED', total, pending} end
     return {'CONFLICT'}
   end

@@ -213,10 +213,10 @@ class HotStoreOwnershipIT {
                 io.stockguard.stock.SkuId id = io.stockguard.stock.SkuId.of(sku);
                 String fingerprint = new io.stockguard.reservation.StockCommand.Restock(id, 5, request,
                         io.stockguard.platform.Caller.SYSTEM).fingerprint();
-                Reply made = new Reply(gateway.run(Script.STOCK, List.of(Keys.meta(id), Keys.buckets(id),
-                        Keys.outbox(id), "sg:{" + sku + "}:rq:" + request, Keys.gives(id)), List.of("RESTOCK", "DELTA",
-                        "5", request, fingerprint, Long.toString(epoch), Long.toString(System.currentTimeMillis()), "",
-                        "test", "3600", "100000", io.stockguard.journal.EventIds.next())));
+                // As the request does it, up to where its journal would come.
+                Reply made = new HotLines(gateway, ScriptFixture.properties(redis.uri())).stock(id,
+                        io.stockguard.journal.StockOp.RESTOCK, false, 5, request, fingerprint, java.time.Instant.now(),
+                        io.stockguard.platform.Caller.SYSTEM, epoch, 1);
                 assertThat(made.status()).isEqualTo("OK");
             }
             service.bean(HandOver.class).takeOver(io.stockguard.stock.SkuId.of(sku), epoch,

@@ -334,7 +334,7 @@ class StockScriptsIT {
             assertThat(redis.stock(sku, "ADJUST", "SET", 0, "", "", 3, 100).values()).containsExactly("STALE", 2L);
             assertThat(redis.stock(sku, "RESTOCK", "DELTA", 5, request, "fp", 1, 100).values())
                     .as("even the replay of a change it made").containsExactly("STALE", 2L);
-            assertThat(redis.field(sku, 0, 'a')).isEqualTo(10L);
+            assertThat(redis.field(sku, 0, 'a')).isEqualTo(10);
             assertThat(redis.outboxLength(sku)).isEqualTo(1);
 
             SkuId unknown = ScriptFixture.sku();
