@@ -3,7 +3,8 @@ package io.stockguard.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.testing.Ids;
-import io.stockguard.testing.ServiceProcess;
+import io.stockguard.testing.ServiceJar;
+import io.stockguard.testkit.ServiceProcess;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testing.StockGuardClient.Line;
 import java.io.IOException;
@@ -39,8 +40,8 @@ class KilledServiceRestartIT {
         Set<Long> postmasters = new LinkedHashSet<>();
         try {
             ServiceProcess first = start(started);
-            assertThat(first.client().putSku(sku, 100).status()).isEqualTo(201);
-            assertThat(first.client().reserve(Ids.order("before-kill"), new Line(sku, 3)).status()).isEqualTo(201);
+            assertThat(ServiceJar.client(first).putSku(sku, 100).status()).isEqualTo(201);
+            assertThat(ServiceJar.client(first).reserve(Ids.order("before-kill"), new Line(sku, 3)).status()).isEqualTo(201);
             long orphan = postmasterPid(postgres).orElseThrow();
             postmasters.add(orphan);
 
@@ -54,7 +55,7 @@ class KilledServiceRestartIT {
             assertThat(alive(orphan)).as("the orphaned postmaster is stopped").isFalse();
             assertThat(second.output()).contains("(pid " + orphan + ") is still running from a service that was killed")
                     .contains("stopped the stale PostgreSQL server");
-            assertStock(second.client(), sku);
+            assertStock(ServiceJar.client(second), sku);
 
             // The server dies with its service this time: only its postmaster.pid is left behind.
             long dead = postmasterPid(postgres).orElseThrow();
@@ -64,7 +65,7 @@ class KilledServiceRestartIT {
             assertThat(postgres.resolve(StalePostmaster.PID_FILE)).exists();
             ServiceProcess third = start(started);
             assertThat(third.output()).contains("names pid " + dead + ", which is not running");
-            assertStock(third.client(), sku);
+            assertStock(ServiceJar.client(third), sku);
         } finally {
             // Stopped gracefully, a service stops its own server; whatever server of this data
             // directory is left after that is stopped by its pid.
@@ -77,7 +78,7 @@ class KilledServiceRestartIT {
     }
 
     private ServiceProcess start(List<ServiceProcess> started) {
-        ServiceProcess process = ServiceProcess.startEmbedded(data, Map.of());
+        ServiceProcess process = ServiceJar.startEmbedded(data, Map.of());
         started.add(process);
         return process;
     }

@@ -7,7 +7,8 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.LoadDriver;
 import io.stockguard.testing.RunningService;
-import io.stockguard.testing.ServiceProcess;
+import io.stockguard.testing.ServiceJar;
+import io.stockguard.testkit.ServiceProcess;
 import io.stockguard.testkit.KafkaCluster;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
@@ -44,11 +45,11 @@ class InstanceKillIT {
                     "stockguard.kafka.partitions", "4"));
             try (RunningService survivor = RunningService.startFull(database, redis.uri(), kafka.bootstrapServers(),
                     shared);
-                    ServiceProcess victim = ServiceProcess.start(database, processSettings);
+                    ServiceProcess victim = ServiceJar.start(database, processSettings);
                     HotStoreChecks hot = HotStoreChecks.standalone(redis.uri())) {
                 String sku = Ids.sku("kill");
                 survivor.client().putSku(sku, SUPPLY);
-                LoadDriver load = new LoadDriver(List.of(victim.client(), survivor.client()), sku, 12);
+                LoadDriver load = new LoadDriver(List.of(ServiceJar.client(victim), survivor.client()), sku, 12);
                 try (load) {
                     long start = System.nanoTime();
                     load.awaitAcknowledged(start, Duration.ofSeconds(4), 300);

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.stockguard.platform.TraceId;
-import io.stockguard.testing.ServiceProcess;
+import io.stockguard.testing.ServiceJar;
+import io.stockguard.testkit.ServiceProcess;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.TestDatabase;
 import java.io.IOException;
@@ -37,7 +38,7 @@ class StructuredLogsIT {
     @Test
     void withEcsOnTheConsoleAndLogstashInTheFileARequestsLinesAreJsonCarryingItsTraceId() throws IOException {
         Path file = Files.createTempDirectory("stockguard-logs-").resolve("stockguard.log");
-        try (ServiceProcess service = ServiceProcess.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL), Map.of(
+        try (ServiceProcess service = ServiceJar.start(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL), Map.of(
                 "logging.structured.format.console", "ecs",
                 "logging.structured.format.file", "logstash",
                 "logging.file.name", file.toString(),
