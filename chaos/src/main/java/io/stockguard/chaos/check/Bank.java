@@ -14,18 +14,16 @@ import java.util.stream.Stream;
  * in doubt may or may not have), reserved is what RESERVED orders hold and sold what CONFIRMED ones
  * do. During the run: no read ever shows more reserved and sold than the total, nor a negative count.
  */
-final class Bank implements Rule {
+final class Bank extends Rule {
 
     static final String NAME = "bank";
 
-    @Override
-    public String name() {
-        return NAME;
+    Bank() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int runReads = 0;
         int unbounded = 0;
         for (SkuFacts sku : evidence.skus()) {
@@ -47,10 +45,10 @@ final class Bank implements Rule {
         }
         int skus = evidence.catalogue().size();
         String totals = unbounded == 0 ? "" : " (" + unbounded + " without a create-sku: total not bounded)";
-        return violations.result(violations.none()
+        return violations.none()
                 ? skus + " SKUs balance exactly" + totals + "; " + runReads + " reads during the run, none oversold"
                 : violations.count() + " accounting violations over " + skus + " SKUs" + totals + " and " + runReads
-                        + " reads during the run");
+                        + " reads during the run";
     }
 
     private static void accountAtEnd(SkuFacts sku, Evidence evidence, CheckOptions options, Violations violations) {

@@ -14,18 +14,16 @@ import java.util.OptionalLong;
  * and only an order placed for a customer is ever refused LIMIT_EXCEEDED. The customer of an order
  * is {@link Customers#of}, as the workload chose it.
  */
-final class CustomerLimit implements Rule {
+final class CustomerLimit extends Rule {
 
     static final String NAME = "customer-limit";
 
-    @Override
-    public String name() {
-        return NAME;
+    CustomerLimit() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         Map<String, Long> limits = new LinkedHashMap<>();
         for (SkuFacts sku : evidence.skus()) {
             OptionalLong limit = sku.limitPerCustomer();
@@ -69,9 +67,9 @@ final class CustomerLimit implements Rule {
                         + "limit of " + limits.get(sku), evidenceOf.get(sku).get(customer));
             }
         }));
-        return violations.result(violations.none()
+        return violations.none()
                 ? customerOrders + " orders of " + Customers.COUNT + " customers on " + limits.size()
                         + " limited SKUs: none holds more than the limit"
-                : violations.count() + " customers or orders broke a per-customer limit");
+                : violations.count() + " customers or orders broke a per-customer limit";
     }
 }

@@ -9,21 +9,19 @@ import java.util.Map;
  * every SKU's final probe measured, with no drift and no regression, and wherever both stores hold
  * a bucket they hold the same counts.
  */
-final class Drift implements Rule {
+final class Drift extends Rule {
 
     static final String NAME = "drift";
 
     private static final List<String> PROBE_FIGURES = List.of(Op.Final.DRIFT_UNITS, Op.Final.REGRESSION,
             Op.Final.UNMEASURED);
 
-    @Override
-    public String name() {
-        return NAME;
+    Drift() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int comparedBuckets = 0;
         for (SkuFacts sku : evidence.catalogue()) {
             String id = "SKU " + sku.skuId() + ": ";
@@ -62,10 +60,10 @@ final class Drift implements Rule {
                 violations.add(mismatch, buckets.ops());
             }
         }
-        return violations.result(violations.none()
+        return violations.none()
                 ? evidence.catalogue().size() + " SKUs probed clean; " + comparedBuckets
                         + " bucket figures equal in both stores"
-                : violations.count() + " drift findings over " + evidence.catalogue().size() + " SKUs");
+                : violations.count() + " drift findings over " + evidence.catalogue().size() + " SKUs";
     }
 
     /** What is wrong with a probe figure that must be 0 (and present), or null. */

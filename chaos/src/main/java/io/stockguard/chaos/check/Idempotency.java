@@ -12,18 +12,16 @@ import java.util.stream.Stream;
  * ones asked for. Requests that overlap in time (a retry racing its original) may be answered in
  * either order: one of them new, the others replays.
  */
-final class Idempotency implements Rule {
+final class Idempotency extends Rule {
 
     static final String NAME = "idempotency";
 
-    @Override
-    public String name() {
-        return NAME;
+    Idempotency() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int replays = 0;
         for (OrderFacts order : evidence.orders()) {
             List<Attempt> reserves = acknowledged(order.reserves());
@@ -42,10 +40,10 @@ final class Idempotency implements Rule {
                 violations.add("order " + order.orderId() + ": " + problem, order.ops());
             }
         }
-        return violations.result(violations.none()
+        return violations.none()
                 ? evidence.orders().size() + " orders, " + replays + " replayed answers: each order created once, "
                         + "every repeat answered as a replay"
-                : violations.count() + " orders answered a repeat as new, or inconsistently");
+                : violations.count() + " orders answered a repeat as new, or inconsistently";
     }
 
     private static List<Attempt> acknowledged(List<Attempt> attempts) {

@@ -16,18 +16,16 @@ import java.util.Locale;
  * the start of a run with faults, judged by the answers before the first fault and the metrics
  * read when it ended.
  */
-final class Liveness implements Rule {
+final class Liveness extends Rule {
 
     static final String NAME = "liveness";
 
-    @Override
-    public String name() {
-        return NAME;
+    Liveness() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         List<String> notes = new ArrayList<>();
         List<Op> heals = evidence.ops().stream().filter(Evidence::isHeal).toList();
         for (Op heal : heals) {
@@ -48,8 +46,8 @@ final class Liveness implements Rule {
                 notes.add("faults were planned but the history has no heal to judge");
             }
         }
-        return violations.result((violations.none() ? "" : violations.count() + " liveness violations; ")
-                + String.join("; ", notes));
+        return (violations.none() ? "" : violations.count() + " liveness violations; ")
+                + String.join("; ", notes);
     }
 
     private static String judgeHeal(Op heal, Evidence evidence, CheckOptions.LivenessWindow window,

@@ -13,18 +13,16 @@ import java.util.Set;
  * hold old enough. An order that holds or held stock must hold exactly the lines asked for, and
  * nothing may be held by an order whose reservation was never attempted.
  */
-final class NoLostAck implements Rule {
+final class NoLostAck extends Rule {
 
     static final String NAME = "no-lost-ack";
 
-    @Override
-    public String name() {
-        return NAME;
+    NoLostAck() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int checked = 0;
         for (OrderFacts order : evidence.orders()) {
             String problem = order.finalState().isEmpty()
@@ -36,9 +34,9 @@ final class NoLostAck implements Rule {
                 violations.add(problem, order.ops());
             }
         }
-        return violations.result(violations.none()
+        return violations.none()
                 ? checked + " orders: every acknowledged change is in the final state"
-                : violations.count() + " of " + checked + " orders lost (or cannot show) an acknowledged change");
+                : violations.count() + " of " + checked + " orders lost (or cannot show) an acknowledged change";
     }
 
     private static String problem(OrderFacts order, OrderState last, CheckOptions options) {

@@ -14,18 +14,16 @@ import java.util.List;
  * <li>cancel never acknowledged nor in doubt: the order is not CANCELLED, cancel being the only way there.</li>
  * </ul>
  */
-final class NotAppliedMeansNotApplied implements Rule {
+final class NotAppliedMeansNotApplied extends Rule {
 
     static final String NAME = "not-applied-means-not-applied";
 
-    @Override
-    public String name() {
-        return NAME;
+    NotAppliedMeansNotApplied() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int refusedChanges = 0;
         int brokenPromises = 0;
         int unavailableAnswers = 0;
@@ -50,9 +48,9 @@ final class NotAppliedMeansNotApplied implements Rule {
         }
         String scope = refusedChanges + " changes refused on every attempt (" + unavailableAnswers
                 + " answers 503 UNAVAILABLE in all)";
-        return violations.result(violations.none() ? scope + ": none took effect"
+        return violations.none() ? scope + ": none took effect"
                 : violations.count() + " of " + scope + " took effect; " + brokenPromises
-                        + " of the 503 UNAVAILABLE answers were broken promises");
+                        + " of the 503 UNAVAILABLE answers were broken promises";
     }
 
     private static boolean tookEffect(String f, OrderFacts order, OrderState last) {

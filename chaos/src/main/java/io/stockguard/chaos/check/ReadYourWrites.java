@@ -14,18 +14,16 @@ import java.util.Set;
  * the service acknowledged before the store that answers reads had it (the seeds' "the order
  * vanished").
  */
-final class ReadYourWrites implements Rule {
+final class ReadYourWrites extends Rule {
 
     static final String NAME = "read-your-writes";
 
-    @Override
-    public String name() {
-        return NAME;
+    ReadYourWrites() {
+        super(NAME);
     }
 
     @Override
-    public RuleResult check(Evidence evidence, CheckOptions options) {
-        Violations violations = new Violations(NAME);
+    String judge(Evidence evidence, CheckOptions options, Violations violations) {
         int judged = 0;
         for (OrderFacts order : evidence.orders()) {
             List<Attempt> changes = order.changes();
@@ -50,9 +48,9 @@ final class ReadYourWrites implements Rule {
                 }
             }
         }
-        return violations.result(violations.none()
+        return violations.none()
                 ? judged + " order reads after an acknowledged change: each showed it"
-                : violations.count() + " order reads did not show an acknowledged change");
+                : violations.count() + " order reads did not show an acknowledged change";
     }
 
     /** What a read showed: a state, or absent (404); empty when it settled nothing (5xx, no answer). */
