@@ -210,7 +210,10 @@ class ConsoleSecurityIT {
         StockGuardClient checkout = new StockGuardClient(service.baseUrl(), secret);
         assertThat(checkout.sku(SKU).status()).isEqualTo(200);
         assertThat(checkout.freeze(SKU, "not an admin key").status()).isEqualTo(403);
-        assertThat(admin.get("/console/keys").body()).contains(name).doesNotContain(secret);
+        assertThat(admin.get("/console/keys").body()).contains(name).doesNotContain(secret)
+                .as("each revoke asks for a reason within the audit log's limit")
+                .containsPattern("<label for=\"revoke-reason-\\d+\">Reason</label>\\s*"
+                        + "<input id=\"revoke-reason-\\d+\" name=\"reason\" required maxlength=\"500\">");
         assertThat(service.jdbc().queryForObject("SELECT secret_hash FROM api_key WHERE name = ?", String.class, name))
                 .doesNotContain(secret).hasSize(64);
 
