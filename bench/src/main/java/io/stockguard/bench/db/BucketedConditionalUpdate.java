@@ -18,22 +18,8 @@ public final class BucketedConditionalUpdate extends JdbcContender {
     static final int BUCKETS = 8;
 
     public BucketedConditionalUpdate(TestDatabase database) {
-        super(database);
-    }
-
-    @Override
-    public String name() {
-        return "db-8-buckets";
-    }
-
-    @Override
-    public String description() {
-        return "conditional UPDATE on one of 8 bucket rows chosen by hash(order id), no fallback";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
+        super(database, "db-8-buckets",
+                "conditional UPDATE on one of 8 bucket rows chosen by hash(order id), no fallback", true);
     }
 
     @Override

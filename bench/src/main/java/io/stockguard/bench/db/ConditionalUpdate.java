@@ -1,6 +1,5 @@
 package io.stockguard.bench.db;
 
-import io.stockguard.bench.Catalogue;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,27 +9,8 @@ import java.sql.SQLException;
 public final class ConditionalUpdate extends JdbcContender {
 
     public ConditionalUpdate(TestDatabase database) {
-        super(database);
-    }
-
-    @Override
-    public String name() {
-        return "db-conditional";
-    }
-
-    @Override
-    public String description() {
-        return "UPDATE … SET stock = stock - ? WHERE sku = ? AND stock >= ? on one row (autocommit)";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
-    }
-
-    @Override
-    public void load(Catalogue catalogue) throws SQLException {
-        loadStockTable(catalogue);
+        super(database, "db-conditional",
+                "UPDATE … SET stock = stock - ? WHERE sku = ? AND stock >= ? on one row (autocommit)", true);
     }
 
     @Override

@@ -16,7 +16,9 @@ import java.util.Map;
 
 /**
  * Base of the database contenders: each client has one connection of its own (no pool), as an
- * order service instance would; the tables are created fresh for every run.
+ * order service instance would; the tables are created fresh for every run (one row per SKU
+ * unless a contender loads its own). A contender only says what it is and how a session takes
+ * stock.
  */
 abstract class JdbcContender implements Contender {
 
@@ -24,16 +26,42 @@ abstract class JdbcContender implements Contender {
 
     protected final TestDatabase database;
     protected final SqlStatements sql;
+    private final String name;
+    private final String description;
+    private final boolean claimsCorrectness;
 
-    JdbcContender(TestDatabase database) {
+    JdbcContender(TestDatabase database, String name, String description, boolean claimsCorrectness) {
         this.database = database;
+        this.name = name;
+        this.description = description;
+        this.claimsCorrectness = claimsCorrectness;
         this.sql = SqlStatements.load("contenders", database.kind() == TestDatabase.Kind.POSTGRESQL
                 ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL);
     }
 
     @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String description() {
+        return description;
+    }
+
+    @Override
+    public final boolean claimsCorrectness() {
+        return claimsCorrectness;
+    }
+
+    @Override
     public Family family() {
         return Family.DATABASE;
+    }
+
+    @Override
+    public void load(Catalogue catalogue) throws SQLException {
+        loadStockTable(catalogue);
     }
 
     Connection connect() throws SQLException {

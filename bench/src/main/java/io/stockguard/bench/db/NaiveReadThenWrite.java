@@ -1,6 +1,5 @@
 package io.stockguard.bench.db;
 
-import io.stockguard.bench.Catalogue;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,27 +9,8 @@ import java.sql.SQLException;
 public final class NaiveReadThenWrite extends JdbcContender {
 
     public NaiveReadThenWrite(TestDatabase database) {
-        super(database);
-    }
-
-    @Override
-    public String name() {
-        return "db-naive";
-    }
-
-    @Override
-    public String description() {
-        return "SELECT stock, check in code, UPDATE SET stock = <computed> (autocommit)";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return false;
-    }
-
-    @Override
-    public void load(Catalogue catalogue) throws SQLException {
-        loadStockTable(catalogue);
+        super(database, "db-naive", "SELECT stock, check in code, UPDATE SET stock = <computed> (autocommit)",
+                false);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.stockguard.bench.db;
 
-import io.stockguard.bench.Catalogue;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,27 +15,8 @@ public final class OptimisticRetry extends JdbcContender {
     static final int RETRIES_MAX = 3;
 
     public OptimisticRetry(TestDatabase database) {
-        super(database);
-    }
-
-    @Override
-    public String name() {
-        return "db-optimistic";
-    }
-
-    @Override
-    public String description() {
-        return "SELECT stock, version; UPDATE … WHERE version = ?; retry up to " + RETRIES_MAX + " times";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
-    }
-
-    @Override
-    public void load(Catalogue catalogue) throws SQLException {
-        loadStockTable(catalogue);
+        super(database, "db-optimistic",
+                "SELECT stock, version; UPDATE … WHERE version = ?; retry up to " + RETRIES_MAX + " times", true);
     }
 
     @Override

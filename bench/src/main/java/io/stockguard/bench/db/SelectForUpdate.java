@@ -1,6 +1,5 @@
 package io.stockguard.bench.db;
 
-import io.stockguard.bench.Catalogue;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,27 +9,7 @@ import java.sql.SQLException;
 public final class SelectForUpdate extends JdbcContender {
 
     public SelectForUpdate(TestDatabase database) {
-        super(database);
-    }
-
-    @Override
-    public String name() {
-        return "db-for-update";
-    }
-
-    @Override
-    public String description() {
-        return "SELECT … FOR UPDATE, check, UPDATE, COMMIT";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
-    }
-
-    @Override
-    public void load(Catalogue catalogue) throws SQLException {
-        loadStockTable(catalogue);
+        super(database, "db-for-update", "SELECT … FOR UPDATE, check, UPDATE, COMMIT", true);
     }
 
     @Override

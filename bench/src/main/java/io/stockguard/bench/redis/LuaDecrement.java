@@ -14,22 +14,8 @@ public final class LuaDecrement extends RedisContender {
     private String sha;
 
     public LuaDecrement(RedisClient client) {
-        super(client);
-    }
-
-    @Override
-    public String name() {
-        return "redis-lua";
-    }
-
-    @Override
-    public String description() {
-        return "bare Lua GET-check-DECRBY by EVALSHA (the ceiling: no journal, no idempotency)";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
+        super(client, "redis-lua",
+                "bare Lua GET-check-DECRBY by EVALSHA (the ceiling: no journal, no idempotency)", true);
     }
 
     @Override

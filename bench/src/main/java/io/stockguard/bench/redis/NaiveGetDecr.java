@@ -6,22 +6,7 @@ import io.lettuce.core.RedisClient;
 public final class NaiveGetDecr extends RedisContender {
 
     public NaiveGetDecr(RedisClient client) {
-        super(client);
-    }
-
-    @Override
-    public String name() {
-        return "redis-naive";
-    }
-
-    @Override
-    public String description() {
-        return "GET, check in code, DECRBY";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return false;
+        super(client, "redis-naive", "GET, check in code, DECRBY", false);
     }
 
     @Override

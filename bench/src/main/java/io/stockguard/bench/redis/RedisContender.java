@@ -19,10 +19,31 @@ abstract class RedisContender implements Contender {
     private static final int LOAD_BATCH = 1_000;
 
     protected final RedisClient client;
+    private final String name;
+    private final String description;
+    private final boolean claimsCorrectness;
 
-    RedisContender(RedisClient client) {
+    RedisContender(RedisClient client, String name, String description, boolean claimsCorrectness) {
         this.client = client;
+        this.name = name;
+        this.description = description;
+        this.claimsCorrectness = claimsCorrectness;
         client.setDefaultTimeout(Duration.ofSeconds(5));
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String description() {
+        return description;
+    }
+
+    @Override
+    public final boolean claimsCorrectness() {
+        return claimsCorrectness;
     }
 
     @Override

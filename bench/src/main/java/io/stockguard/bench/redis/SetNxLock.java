@@ -20,22 +20,7 @@ public final class SetNxLock extends RedisContender {
     private static final String RELEASE = Scripts.load("release_lock.lua");
 
     public SetNxLock(RedisClient client) {
-        super(client);
-    }
-
-    @Override
-    public String name() {
-        return "redis-lock";
-    }
-
-    @Override
-    public String description() {
-        return "SET lock NX PX 500 per SKU, GET, check, SET, release; wait up to 2 s";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
+        super(client, "redis-lock", "SET lock NX PX 500 per SKU, GET, check, SET, release; wait up to 2 s", true);
     }
 
     @Override

@@ -8,22 +8,8 @@ public final class WatchMulti extends RedisContender {
     static final int RETRIES_MAX = 3;
 
     public WatchMulti(RedisClient client) {
-        super(client);
-    }
-
-    @Override
-    public String name() {
-        return "redis-watch";
-    }
-
-    @Override
-    public String description() {
-        return "WATCH, GET, check, MULTI DECRBY EXEC; retry up to " + RETRIES_MAX + " times";
-    }
-
-    @Override
-    public boolean claimsCorrectness() {
-        return true;
+        super(client, "redis-watch",
+                "WATCH, GET, check, MULTI DECRBY EXEC; retry up to " + RETRIES_MAX + " times", true);
     }
 
     @Override
