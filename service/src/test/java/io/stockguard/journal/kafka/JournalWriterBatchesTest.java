@@ -76,9 +76,10 @@ class JournalWriterBatchesTest {
             }
             events.forEach(e -> applied.add(e.eventId()));
             return Collections.nCopies(events.size(), EventOutcome.Settled.APPLIED);
+        }, () -> {
+            send(poisoned, 0);
+            send(after, 1);
         });
-        send(poisoned, 0);
-        send(after, 1);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(letters.eventIds).containsExactly(poisoned.eventId());
@@ -100,8 +101,7 @@ class JournalWriterBatchesTest {
             }
             events.forEach(e -> applied.add(e.eventId()));
             return Collections.nCopies(events.size(), EventOutcome.Settled.APPLIED);
-        });
-        send(event, 0);
+        }, () -> send(event, 0));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(applied).contains(event.eventId()));
         assertThat(attempts.get()).as("tried for as long as the database was away").isGreaterThan(20);
@@ -115,10 +115,11 @@ class JournalWriterBatchesTest {
     @Test
     void aPollThatEndsBetweenATransfersHalvesAppliesThemTogetherWithTheNextPoll() {
         List<List<StockOp>> batches = new CopyOnWriteArrayList<>();
-        start(recording(batches));
         String transfer = UUID.randomUUID().toString();
-        send(0, event(), half(StockOp.TRANSFER_OUT, transfer, 1));
-        send(2, half(StockOp.TRANSFER_IN, transfer, 0), event());
+        start(recording(batches), () -> {
+            send(0, event(), half(StockOp.TRANSFER_OUT, transfer, 1));
+            send(2, half(StockOp.TRANSFER_IN, transfer, 0), event());
+        });
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(applied).hasSize(4));
         assertThat(batches).containsExactly(List.of(StockOp.RESERVE),
@@ -130,8 +131,7 @@ class JournalWriterBatchesTest {
     @Test
     void aHalfWithoutItsPartnerIsAppliedAloneAfterABoundedHold() {
         List<List<StockOp>> batches = new CopyOnWriteArrayList<>();
-        start(recording(batches));
-        send(0, half(StockOp.TRANSFER_OUT, UUID.randomUUID().toString(), 1), event());
+        start(recording(batches), () -> send(0, half(StockOp.TRANSFER_OUT, UUID.randomUUID().toString(), 1), event()));
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(applied).hasSize(2));
         assertThat(batches).containsExactly(List.of(StockOp.TRANSFER_OUT, StockOp.RESERVE));
@@ -151,11 +151,18 @@ class JournalWriterBatchesTest {
         return offset == null ? -1 : offset.offset();
     }
 
-    private void start(EventApplier applier) {
+    /**
+     * Starts the writer on the records {@code feed} schedules. MockConsumer runs one scheduled task
+     * per poll and returns at once when none is left, so every task is scheduled before the writer
+     * polls: a test thread that schedules its second poll's records while the writer runs races
+     * the writer's empty polls, which count against the hold of a lone half.
+     */
+    private void start(EventApplier applier, Runnable feed) {
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(PARTITION));
             consumer.updateBeginningOffsets(Map.of(PARTITION, 0L));
         });
+        feed.run();
         MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
                 new ByteArraySerializer());
         DeadLetterKeeper keeper = new DeadLetterKeeper(letters, producer, TOPIC + ".dead", event -> { },
