@@ -1,7 +1,7 @@
 package io.stockguard.catalogue;
 
 import io.stockguard.journal.JournalProgress;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuCatalogue;
 import io.stockguard.reservation.SkuStockView;

@@ -5,7 +5,7 @@ import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuCatalogue;
 import java.io.BufferedReader;

@@ -4,7 +4,7 @@
  * many to a transaction; a line that changes an existing SKU goes through the reservation API like
  * any other change, to whoever owns the SKU.
  */
-@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "audit", "journal"})
+@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "hotstore", "audit", "journal"})
 package io.stockguard.catalogue;
 
 import org.springframework.modulith.ApplicationModule;

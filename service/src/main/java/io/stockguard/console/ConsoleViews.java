@@ -2,7 +2,7 @@ package io.stockguard.console;
 
 import io.stockguard.audit.AuditEntry;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.SkuStockView;
 import java.time.Instant;

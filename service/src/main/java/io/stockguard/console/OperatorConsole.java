@@ -6,7 +6,7 @@ import io.stockguard.audit.AuditQuery;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuStockView;

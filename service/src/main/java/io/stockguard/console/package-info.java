@@ -3,7 +3,7 @@
  * and repair selling in at most three steps. Every change goes through the same services, rules and
  * audit log as the admin API; the console adds no way around them.
  */
-@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "guard", "audit", "journal", "reconciliation", "alerting", "stocklevel",
+@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "hotstore", "guard", "audit", "journal", "reconciliation", "alerting", "stocklevel",
         "access", "catalogue"})
 package io.stockguard.console;
 

@@ -26,4 +26,9 @@ public final class CurrentRequest {
         }
         throw new IllegalStateException("no authenticated actor on this request");
     }
+
+    /** Who sent the request and its trace id: what every change carries into the journal and the audit log. */
+    public static Caller caller(HttpServletRequest request) {
+        return new Caller(actor(), traceId(request));
+    }
 }

@@ -1,6 +1,6 @@
 package io.stockguard.reconciliation;
 
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

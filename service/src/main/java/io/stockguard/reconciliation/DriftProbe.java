@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.guard.SkuGuards;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.TraceId;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import jakarta.annotation.PreDestroy;

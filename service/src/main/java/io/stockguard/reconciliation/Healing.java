@@ -8,7 +8,7 @@ import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.platform.TraceId;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.time.Clock;

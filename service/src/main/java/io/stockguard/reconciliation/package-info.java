@@ -5,7 +5,7 @@
  * database tier it checks the ledger's own invariant instead. It never blocks the hot path: one
  * atomic snapshot per SKU, bounded work per cycle, on its own thread.
  */
-@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "guard", "audit"})
+@ApplicationModule(allowedDependencies = {"platform", "stock", "reservation", "hotstore", "guard", "audit"})
 package io.stockguard.reconciliation;
 
 import org.springframework.modulith.ApplicationModule;

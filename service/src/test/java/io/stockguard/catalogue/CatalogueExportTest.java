@@ -10,7 +10,7 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import io.stockguard.journal.JournalProgress;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuCatalogue;
 import io.stockguard.reservation.SkuStockView;

@@ -114,7 +114,7 @@ class ImportRunTest {
         jobs.start("fresh", "CSV", "api-key:ops", 10, null, CLOCK.instant().minus(Duration.ofSeconds(30)));
         CatalogueImports imports = new CatalogueImports(mock(SkuCatalogue.class), mock(Reservations.class),
                 new org.springframework.beans.factory.support.StaticListableBeanFactory()
-                        .getBeanProvider(io.stockguard.reservation.HotStore.class),
+                        .getBeanProvider(io.stockguard.hotstore.HotStore.class),
                 jobs, null, null, settings(1, 1), CLOCK);
 
         assertThat(imports.job("stale").orElseThrow().state()).isEqualTo(ImportJob.ABANDONED);

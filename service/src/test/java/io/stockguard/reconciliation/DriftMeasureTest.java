@@ -2,7 +2,7 @@ package io.stockguard.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.List;

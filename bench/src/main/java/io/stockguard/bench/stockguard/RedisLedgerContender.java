@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.testkit.TestDatabase;
 import java.sql.SQLException;

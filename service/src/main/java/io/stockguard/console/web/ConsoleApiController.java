@@ -6,7 +6,7 @@ import io.stockguard.console.OperatorConsole;
 import io.stockguard.console.ProbeReadings;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.platform.InvalidRequestException;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.swagger.v3.oas.annotations.Operation;

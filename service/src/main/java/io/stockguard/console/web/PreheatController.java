@@ -2,7 +2,7 @@ package io.stockguard.console.web;
 
 import io.stockguard.platform.ApiProblemException;
 import io.stockguard.platform.ProblemCode;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Controller;

@@ -9,7 +9,7 @@ import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.ProblemCode;
 import io.stockguard.reconciliation.Healing;
-import io.stockguard.reservation.HotStore;
+import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stocklevel.StockLevelStore;
 import jakarta.servlet.http.HttpServletRequest;

@@ -64,7 +64,7 @@ class DeadLetterController {
             throw new ApiProblemException(ProblemCode.NOT_FOUND, "dead letters are replayed only in the full tier "
                     + "(stockguard.journal=kafka)", Map.of());
         }
-        Caller caller = new Caller(CurrentRequest.actor(), CurrentRequest.traceId(request));
+        Caller caller = CurrentRequest.caller(request);
         return switch (replays.replay(id, body.reason().strip(), caller)) {
             case DeadLetterReplay.Replayed.Applied applied -> {
                 Map<String, Object> answer = new HashMap<>();

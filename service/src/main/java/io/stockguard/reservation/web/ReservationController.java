@@ -126,6 +126,6 @@ class ReservationController {
     }
 
     static Caller caller(HttpServletRequest request) {
-        return new Caller(CurrentRequest.actor(), CurrentRequest.traceId(request));
+        return CurrentRequest.caller(request);
     }
 }

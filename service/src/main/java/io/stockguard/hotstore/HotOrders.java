@@ -1,0 +1,214 @@
+package io.stockguard.hotstore;
+
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The order records of the hot store (order.lua): idempotency gate, tombstones, and each order's lines. */
+final class HotOrders {
+
+    private final RedisGateway redis;
+    private final RedisProperties properties;
+
+    HotOrders(RedisGateway redis, RedisProperties properties) {
+        this.redis = redis;
+        this.properties = properties;
+    }
+
+    Reply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
+            String traceId, CustomerId customer) {
+        return call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds), nullToEmpty(traceId),
+                Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)));
+    }
+
+    /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
+    Reply close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
+            Instant now) {
+        return call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs));
+    }
+
+    Reply abort(OrderId order, Instant now) {
+        return call(order, "ABORT", now);
+    }
+
+    /** The request that opened the order gives up on it: the next attempt resumes it at once. */
+    Reply giveUp(OrderId order, String fingerprint, Instant now) {
+        return call(order, "GIVE_UP", now, fingerprint);
+    }
+
+    /**
+     * The outbox sweeper takes over an OPENING record whose request is gone (gave up, or silent for
+     * longer than {@code opening-stale}), to finish or undo the order as a whole.
+     */
+    Reply claim(OrderId order, Instant now) {
+        return call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
+    }
+
+    /** Whether a confirm, cancel or expiry of the order is under way (its caller has not gone quiet). */
+    boolean settling(OrderId order, Instant now) {
+        return call(order, "SETTLING", now, Long.toString(properties.openingStale().toMillis())).is("BUSY");
+    }
+
+    Reply cancel(OrderId order, Instant now) {
+        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()));
+    }
+
+    Reply confirm(OrderId order, Instant now) {
+        return call(order, "CONFIRM", now);
+    }
+
+    Reply expire(OrderId order, Instant now) {
+        return call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis()));
+    }
+
+    /**
+     * Extends a held order's hold to {@code hold} after it was made, if it is shorter and the order has
+     * an extension left ({@code allowed} in all).
+     */
+    Reply extend(OrderId order, Duration hold, int allowed, Instant now) {
+        return call(order, "EXTEND", now, Long.toString(hold.toMillis()), Integer.toString(allowed));
+    }
+
+    Reply finish(OrderId order, ReservationState state, Instant now) {
+        return call(order, "FINISH", now, state.name());
+    }
+
+    Reply get(OrderId order, Instant now) {
+        return call(order, "GET", now);
+    }
+
+    /**
+     * Writes the database's copy of an order: back, when the hot store lost it; over the hot
+     * store's when the database served the order meanwhile.
+     *
+     * @param fingerprint the fingerprint of the request that made the order (the database's), so that
+     *     a retry of it is a replay
+     * @param force overwrite even a record of the current epochs (one a caller that died left half-way)
+     */
+    Reply restore(ReservationView view, String fingerprint, Map<SkuId, Long> epochs, Instant now, boolean force) {
+        List<StockLine> lines = view.lines().stream().map(l -> new StockLine(l.skuId(), l.qty())).toList();
+        return call(view.orderId(), "RESTORE", now, view.state().name(), view.isTombstone() ? "" : fingerprint,
+                encode(lines), encodeWithBuckets(view.lines(), epochs), millis(view.createdAt()),
+                millis(view.expiresAt()), nullToEmpty(view.traceId()),
+                Long.toString(properties.lineLifetime().toSeconds()), "1", force ? "force" : "",
+                Integer.toString(view.extensions()), nullToEmpty(CustomerId.valueOf(view.customerId())));
+    }
+
+    /**
+     * Removes the hot store's record of an order the database does not have, unless a request
+     * made or remade it under the epochs that own its SKUs now (those are the truth).
+     */
+    void forget(OrderId order, Map<SkuId, Long> epochs, Instant now) {
+        StringBuilder current = new StringBuilder();
+        epochs.forEach((sku, epoch) -> current.append(current.isEmpty() ? "" : ";").append(sku.value())
+                .append("|0|0|").append(epoch));
+        call(order, "FORGET", now, current.toString());
+    }
+
+    private Reply call(OrderId order, String operation, Instant now, String... rest) {
+        List<String> arguments = new ArrayList<>(List.of(operation, millis(now)));
+        arguments.addAll(List.of(rest));
+        return new Reply(redis.run(Script.ORDER, List.of(Keys.order(order)), arguments));
+    }
+
+    static String encode(List<StockLine> lines) {
+        StringBuilder text = new StringBuilder();
+        for (StockLine line : lines) {
+            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty());
+        }
+        return text.toString();
+    }
+
+    static String encodeWithBuckets(List<ReservedLine> lines, Map<SkuId, Long> epochs) {
+        StringBuilder text = new StringBuilder();
+        for (ReservedLine line : lines) {
+            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty())
+                    .append('|').append(line.bucket()).append('|').append(epochs.getOrDefault(line.skuId(), 0L));
+        }
+        return text.toString();
+    }
+
+    /**
+     * The epoch each line of a closed order was recorded under, from "sku|qty|bucket|epoch;…"; a
+     * line recorded without one (or not yet closed) reads as epoch 0, which no hot store has.
+     */
+    static Map<SkuId, Long> epochs(String text) {
+        Map<SkuId, Long> epochs = new java.util.LinkedHashMap<>();
+        if (text == null || text.isEmpty()) {
+            return epochs;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            epochs.put(SkuId.of(fields[0]), fields.length > 3 ? Long.parseLong(fields[3]) : 0L);
+        }
+        return epochs;
+    }
+
+    /** Lines "sku|qty;…" as stored by OPEN. */
+    static List<StockLine> decode(String text) {
+        List<StockLine> lines = new ArrayList<>();
+        if (text == null || text.isEmpty()) {
+            return lines;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            lines.add(new StockLine(SkuId.of(fields[0]), Integer.parseInt(fields[1])));
+        }
+        return lines;
+    }
+
+    /** Lines "sku|qty|bucket|epoch;…" as stored by CLOSE. */
+    static List<ReservedLine> decodeWithBuckets(String text) {
+        List<ReservedLine> lines = new ArrayList<>();
+        if (text == null || text.isEmpty()) {
+            return lines;
+        }
+        for (String part : text.split(";")) {
+            String[] fields = part.split("\\|");
+            lines.add(new ReservedLine(SkuId.of(fields[0]), Integer.parseInt(fields[1]), Integer.parseInt(fields[2])));
+        }
+        return lines;
+    }
+
+    /**
+     * An order record's state as the API names it. The transitional states name where the order is
+     * going: a confirm or cancel in progress has already been decided.
+     */
+    static ReservationState state(String recorded) {
+        return switch (recorded) {
+            case "OPENING", "RESERVED" -> ReservationState.RESERVED;
+            case "CONFIRMING", "CONFIRMED" -> ReservationState.CONFIRMED;
+            case "CANCELLING", "CANCELLED" -> ReservationState.CANCELLED;
+            case "EXPIRING", "EXPIRED" -> ReservationState.EXPIRED;
+            default -> throw new IllegalStateException("unknown order record state " + recorded);
+        };
+    }
+
+    static String millis(Instant instant) {
+        return instant == null ? "0" : Long.toString(instant.toEpochMilli());
+    }
+
+    static Instant instant(String millis) {
+        long value = millis == null || millis.isEmpty() ? 0 : Long.parseLong(millis);
+        return value == 0 ? null : Instant.ofEpochMilli(value);
+    }
+
+    private static String nullToEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    Duration lineLifetime() {
+        return properties.lineLifetime();
+    }
+}

@@ -1,0 +1,506 @@
+package io.stockguard.hotstore;
+
+import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.Refusal;
+import io.stockguard.reservation.ReservationOutcome;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReserveCommand;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A reservation on the hot store, as a saga over the order's SKUs: open the order record (the
+ * idempotency gate), reserve each line on its SKU (atomic per SKU, at the epoch the caller knows
+ * owns it), make every change durable in the journal, then close the order. A line that fails
+ * undoes the lines before it as if they never happened; a caller that dies half-way leaves an
+ * OPENING order that a retry takes over once it is stale.
+ *
+ * <p>Records the hot store holds from another epoch (or none at all) are never trusted: the
+ * database, which has everything an older epoch acknowledged, says what became of them.
+ */
+final class HotReservations {
+
+    private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
+    /** How long a retry waits for its original to finish; a reservation takes milliseconds. */
+    private static final Duration BUSY_WAIT_MAX = Duration.ofSeconds(2);
+    private static final long BUSY_BACKOFF_FIRST_NANOS = 1_000_000;
+    private static final long BUSY_BACKOFF_MAX_NANOS = 50_000_000;
+    /** A line whose record the database rewrote is tried again at most this often. */
+    private static final int LINE_ATTEMPTS_MAX = 3;
+
+    private final HotOrders orders;
+    private final HotLines lines;
+    private final HotStockLoader loader;
+    private final DurableJournal journal;
+    private final HotStoreSource database;
+    private final RedisGateway redis;
+    private final RedisProperties properties;
+    private final ReplicaAcknowledgement replicas;
+    private final PendingGiveUps giveUps;
+
+    HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
+            HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
+            PendingGiveUps giveUps) {
+        this.giveUps = giveUps;
+        this.replicas = replicas;
+        this.orders = orders;
+        this.lines = lines;
+        this.loader = loader;
+        this.journal = journal;
+        this.database = database;
+        this.redis = redis;
+        this.properties = properties;
+    }
+
+    /**
+     * Reserves every line or none.
+     *
+     * @param epochs the epoch of the hot store that owns each of the order's SKUs
+     * @throws StaleOwner when a SKU's hot store is not at that epoch (or lost it): nothing was reserved
+     */
+    ReservationOutcome reserve(ReserveCommand command, Instant now, Map<SkuId, Long> epochs) {
+        long started = System.nanoTime();
+        OrderId order = command.orderId();
+        Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
+        String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
+        Reply opened = open(command, now, holdEnds, trace);
+        if (opened.is("FOREIGN")
+                || !opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
+            // The record was made under another epoch, or another Redis history: the database's copy
+            // replaces it.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            opened = open(command, now, holdEnds, trace);
+        }
+        switch (opened.status()) {
+            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
+            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
+            case "CONFLICT" -> { return new Refusal.IdempotencyConflict("order " + order); }
+            case "BUSY" -> { return new Refusal.Unavailable(true, "another request for this order is in progress"); }
+            case "DONE" -> { return replay(command, opened); }
+            case "NEW", "RESUME" -> { }
+            default -> throw opened.unexpected("order.lua OPEN");
+        }
+        ReservationOutcome outcome;
+        try {
+            outcome = reserveOpened(command, now, holdEnds, epochs, started);
+        } catch (KnownToTheDatabase known) {
+            return answerFromDatabase(command, now, holdEnds, trace, epochs);
+        } catch (RuntimeException e) {
+            giveUp(command, now);
+            throw e;
+        }
+        if (outcome instanceof Refusal.Unavailable unavailable && unavailable.outcomeUnknown()) {
+            giveUp(command, now);
+        }
+        return outcome;
+    }
+
+    /**
+     * This request will not finish the order it opened: its retry resumes it at once (every line step
+     * is idempotent) instead of hearing "in progress" until the record goes stale. Best effort: a
+     * Redis that cannot take this leaves the record to go stale.
+     */
+    private void giveUp(ReserveCommand command, Instant now) {
+        try {
+            orders.giveUp(command.orderId(), command.fingerprint(), now);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            log.debug("order {}: its give-up waits for Redis: {}", command.orderId(), e.getMessage());
+            giveUps.add(command.orderId(), command.fingerprint());
+        }
+    }
+
+    private ReservationOutcome reserveOpened(ReserveCommand command, Instant now, Instant holdEnds,
+            Map<SkuId, Long> epochs, long started) {
+        OrderId order = command.orderId();
+        List<HotLines.Change> held = new ArrayList<>();
+        Set<SkuId> resumed = new HashSet<>();
+        boolean[] databaseAsked = {false};
+        for (StockLine line : command.linesInLockOrder()) {
+            Refusal refusal;
+            try {
+                refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed,
+                        databaseAsked);
+            } catch (StaleOwner | KnownToTheDatabase e) {
+                abandon(order, held, command.caller(), now, epochs, started, resumed);
+                throw e;
+            }
+            if (refusal != null) {
+                return abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
+                        : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
+            }
+        }
+        return journalAndClose(command, held, resumed, now, holdEnds, epochs, started);
+    }
+
+    /**
+     * Opens the order record. A concurrent request for the same order (a client's retry racing its
+     * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
+     * as it would from the database ledger, where the second insert waits on the first.
+     */
+    private Reply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
+        Reply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+                command.customerId());
+        long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
+        long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
+        while (opened.is("BUSY") && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(backoffNanos);
+            backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
+            opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+                    command.customerId());
+        }
+        return opened;
+    }
+
+    /** Whether a replayed record's lines were all recorded under the epochs that own their SKUs now. */
+    private static boolean current(Reply opened, Map<SkuId, Long> epochs) {
+        if (!opened.is("DONE")) {
+            // CANCELLED, EXPIRED and CONFLICT records carry their lines only once closed; a tombstone
+            // (no lines) is in the database too, so it stands.
+            return true;
+        }
+        Map<SkuId, Long> recorded = HotOrders.epochs(opened.string(5));
+        return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
+    }
+
+    /** Reserves one line; returns null on success (recording the change) or the refusal. */
+    private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
+            List<HotLines.Change> held, Set<SkuId> resumed, boolean[] databaseAsked) {
+        OptionalInt bucketCount = database.bucketCount(line.skuId());
+        if (bucketCount.isEmpty()) {
+            return new Refusal.UnknownSku(line.skuId());
+        }
+        int home = command.orderId().homeBucket(bucketCount.getAsInt());
+        for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
+            Reply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home, bucketCount.getAsInt(),
+                    command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch,
+                    command.customerId(), databaseAsked[0]);
+            switch (reply.status()) {
+                case "OK" -> {
+                    held.add(lines.reserved(reply, command.orderId(), line.skuId(), line.qty(),
+                            command.fingerprint(), now, holdEnds, command.caller(), command.customerId()));
+                    return null;
+                }
+                case "ALREADY" -> {
+                    if (!reply.string(2).equals(command.commit() ? "CONFIRMED" : "RESERVED")) {
+                        // Not what an attempt of this request leaves: the order was settled since (its
+                        // line restored from the database), and the database's copy answers.
+                        throw new KnownToTheDatabase();
+                    }
+                    // An attempt of this order that died reserved the line under this epoch; what of
+                    // it is still in the outbox (perhaps never journaled) is journaled with the rest.
+                    held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
+                    resumed.add(line.skuId());
+                    return null;
+                }
+                case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
+                case "ASK_DATABASE" -> {
+                    Refusal unknown = askDatabase(command.orderId());
+                    if (unknown != null) {
+                        return unknown;
+                    }
+                    databaseAsked[0] = true;
+                }
+                case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, line.skuId(), epoch);
+                case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
+                case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
+                case "THROTTLED" -> {
+                    return new Refusal.Throttled(line.skuId(), Duration.ofMillis(reply.number(1)));
+                }
+                case "LIMIT" -> {
+                    return new Refusal.LimitExceeded(line.skuId(), command.customerId(), line.qty(), reply.number(1),
+                            reply.number(2));
+                }
+                case "CANCELLED" -> { return new Refusal.OrderCancelled(command.orderId()); }
+                case "EXPIRED" -> { return new Refusal.OrderExpired(command.orderId()); }
+                case "BACKLOG" -> {
+                    return new Refusal.Unavailable(false, "the journal of SKU " + line.skuId() + " is "
+                            + reply.number(1) + " changes behind");
+                }
+                default -> throw reply.unexpected("reserve.lua");
+            }
+        }
+        return new Refusal.Unavailable(false, "the hot store's record of order " + command.orderId() + " on SKU "
+                + line.skuId() + " kept changing");
+    }
+
+    /**
+     * The database was made the judge of an order the hot store does not know (a loss of Redis's
+     * data happened recently: load.lua): the order may be one the lost records had, acknowledged
+     * through Kafka. Returns null when the database does not know it either (it is new), throws
+     * {@link KnownToTheDatabase} when it does, and refuses (certainly not applied) when the database
+     * cannot be asked: the hot store must not sell it again on a guess.
+     */
+    private Refusal askDatabase(OrderId order) {
+        Optional<ReservationView> known;
+        try {
+            known = database.order(order);
+        } catch (org.springframework.dao.DataAccessException e) {
+            return new Refusal.Unavailable(false, "Redis lost data a moment ago, and the database cannot say yet "
+                    + "whether order " + order + " was made before: retry");
+        }
+        if (known.isPresent()) {
+            throw new KnownToTheDatabase();
+        }
+        return null;
+    }
+
+    /** The order was made before the hot store lost its record: the database's copy answers the retry. */
+    private ReservationOutcome answerFromDatabase(ReserveCommand command, Instant now, Instant holdEnds, String trace,
+            Map<SkuId, Long> epochs) {
+        OrderId order = command.orderId();
+        loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        Reply again = open(command, now, holdEnds, trace);
+        return switch (again.status()) {
+            case "DONE" -> replay(command, again);
+            case "CANCELLED" -> new Refusal.OrderCancelled(order);
+            case "EXPIRED" -> new Refusal.OrderExpired(order);
+            case "CONFLICT" -> new Refusal.IdempotencyConflict("order " + order);
+            default -> new Refusal.Unavailable(false, "order " + order + " is being restored from the database; retry");
+        };
+    }
+
+    /** reserve.lua asked for the database, and the database knows the order. */
+    private static final class KnownToTheDatabase extends RuntimeException {
+        KnownToTheDatabase() {
+            super("the database knows the order", null, false, false);
+        }
+    }
+
+    /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */
+    private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
+            Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
+        OrderId order = command.orderId();
+        List<HotLines.Change> earlier = lines.givesBefore(held);
+        List<StockEvent> events = new ArrayList<>();
+        held.forEach(change -> events.addAll(change.events()));
+        // Short of replicas, the reservation still stands (the history fence keeps a failover from
+        // selling it again); the router hands its SKUs to the database after this answer.
+        replicas.replicated();
+        List<EventOutcome> outcomes;
+        try {
+            outcomes = Earlier.record(journal, earlier, events);
+        } catch (DurableJournal.JournalUnavailableException e) {
+            if (e.maybeRecorded()) {
+                // The events may be durable: they stay in the outbox, and the sweeper settles them.
+                log.warn("journal of order {} failed while committing; left to the outbox sweeper", order, e);
+                return new Refusal.Unavailable(true, "the journal failed while committing");
+            }
+            log.warn("journal of order {} unavailable; its reservation is undone", order, e);
+            return abandon(order, held, command.caller(), now, epochs, started, resumed)
+                    ? new Refusal.Unavailable(false, "the journal is unavailable")
+                    : new Refusal.Unavailable(true, "the journal is unavailable and the undo came too late");
+        }
+        Optional<EventOutcome.Rejected> refused = outcomes.stream().filter(EventOutcome.Rejected.class::isInstance)
+                .map(EventOutcome.Rejected.class::cast).findFirst();
+        if (refused.isPresent()) {
+            // The synchronous journal applies an order's events all or none: none of these applied.
+            return refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
+        }
+        forget(earlier);
+        forget(held);
+        List<ReservedLine> reserved = held.stream()
+                .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))
+                .toList();
+        ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
+        Reply closed = orders.close(order, state, reserved, epochs, now);
+        if (closed.is("CANCELLED")) {
+            log.info("order {} was cancelled while its reservation was being made", order);
+            return new Refusal.OrderCancelled(order);
+        }
+        String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
+        // Every line reserved by an earlier attempt (this one only finished it): answered as the
+        // replay it is, whether or not that attempt's answer reached the caller.
+        boolean replayed = held.size() == resumed.size();
+        return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
+                command.commit() ? now : null, null, trace, 0, command.customerId()), replayed);
+    }
+
+    /**
+     * The database refused the order's changes (it applied none of them). They are discarded from
+     * the hot store; what the caller hears depends on why.
+     */
+    private ReservationOutcome refusedByDatabase(ReserveCommand command, List<HotLines.Change> held,
+            List<StockEvent> events, List<EventOutcome> outcomes, EventOutcome.Rejected refused, Instant now,
+            Map<SkuId, Long> epochs) {
+        OrderId order = command.orderId();
+        boolean cancelled = false;
+        for (HotLines.Change change : held) {
+            if (landedBefore(change, events, outcomes)) {
+                // An earlier attempt's change, journaled before (the database calls it a duplicate):
+                // it stands in the database, so it is cancelled there, not discarded here.
+                cancelled |= cancelLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            } else {
+                discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
+            }
+        }
+        orders.abort(order, now);
+        SkuId sku = skuOf(refused, events, outcomes);
+        if (cancelled) {
+            log.warn("order {}: a line an earlier attempt reserved was cancelled, since the database refused the "
+                    + "rest ({} on {})", order, refused.reason(), sku);
+        }
+        log.warn("the database refused the reservation of order {} on {}: {} {}", order, sku, refused.reason(),
+                refused.detail());
+        return switch (refused.reason()) {
+            case FENCED -> throw new StaleOwner(sku, epochs.get(sku), "the database no longer takes its changes: "
+                    + refused.detail());
+            case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, epochs.get(sku), "its copy is wrong: "
+                    + refused.detail(), true);
+            case SKU_FROZEN -> new Refusal.SkuFrozen(sku);
+            case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
+            case UNKNOWN_SKU -> new Refusal.UnknownSku(sku);
+            case INVALID_TRANSITION -> replayFromDatabase(order, epochs);
+        };
+    }
+
+    /**
+     * The database already holds a reservation for this order (made before this SKU's hot store
+     * owned it): that one stands, and the caller gets its outcome.
+     */
+    private ReservationOutcome replayFromDatabase(OrderId order, Map<SkuId, Long> epochs) {
+        Optional<ReservationView> stored = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        if (stored.isEmpty()) {
+            return new Refusal.Unavailable(false, "the database refused order " + order + " and does not have it");
+        }
+        return switch (stored.get().state()) {
+            case CANCELLED -> new Refusal.OrderCancelled(order);
+            case EXPIRED -> new Refusal.OrderExpired(order);
+            case RESERVED, CONFIRMED -> new ReservationOutcome.Reserved(stored.get(), true);
+        };
+    }
+
+    /** Whether the change's own events were all in the database already (journaled by an earlier attempt). */
+    private static boolean landedBefore(HotLines.Change change, List<StockEvent> events, List<EventOutcome> outcomes) {
+        List<StockEvent> own = change.events().stream().filter(e -> e.op().isOrderOperation()).toList();
+        return !own.isEmpty() && own.stream().allMatch(e -> outcomes.get(events.indexOf(e))
+                == EventOutcome.Settled.DUPLICATE);
+    }
+
+    /** Returns a line's stock with a journaled cancel; true when it was cancelled now. */
+    private boolean cancelLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
+        Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of());
+        if (!cancelled.is("OK")) {
+            return false;
+        }
+        HotLines.Change cancel = lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller);
+        List<EventOutcome> outcomes = journal.record(cancel.events());
+        if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
+            throw new StaleOwner(change.skuId(), epoch, "the database refused the cancel of a line it holds: "
+                    + outcomes);
+        }
+        redis.deleteFromOutbox(Keys.outbox(change.skuId()), cancel.entryIds());
+        return true;
+    }
+
+    private static SkuId skuOf(EventOutcome.Rejected refused, List<StockEvent> events, List<EventOutcome> outcomes) {
+        return events.get(outcomes.indexOf(refused)).skuId();
+    }
+
+    /**
+     * Undoes the reserved lines as if they never happened and forgets the order record, so a retry
+     * starts afresh. Only while the attempt is younger than half the outbox sweep's minimum age:
+     * older, the sweeper may be journaling its changes at that very moment, so they are left to it
+     * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid.
+     */
+    private boolean abandon(OrderId order, List<HotLines.Change> held, Caller caller, Instant now,
+            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed) {
+        if (System.nanoTime() - started > properties.outbox().minimumAge().dividedBy(2).toNanos()) {
+            log.warn("order {}: too late to undo its reservation safely; left for the outbox sweeper", order);
+            return false;
+        }
+        for (HotLines.Change change : held) {
+            undoLine(order, change, caller, now, epochs.get(change.skuId()), resumed);
+        }
+        orders.abort(order, now);
+        return true;
+    }
+
+    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch,
+            Set<SkuId> resumed) {
+        if (resumed.contains(change.skuId())) {
+            // Reserved by an attempt that died, long enough ago for the sweeper to be journaling what
+            // it left: never undone as if it had not happened, but journaled (a duplicate at worst)
+            // and then cancelled, so it does not hold stock for an order nobody completes.
+            if (!change.events().isEmpty()) {
+                journal.record(change.events());
+                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
+            }
+            cancelLine(order, change, caller, now, epoch);
+            return;
+        }
+        if (change.entryIds().isEmpty()) {
+            return;
+        }
+        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change));
+        if (reply.is("JOURNALED")) {
+            // The sweeper journaled it meanwhile: it stands in the database, so it is cancelled.
+            cancelLine(order, change, caller, now, epoch);
+        }
+    }
+
+    /**
+     * Undoes a line the database refused in full: it was never applied there, so it is undone in
+     * the hot store whether or not its outbox entries were swept meanwhile (a sweep finds them
+     * refused too).
+     */
+    private void discardLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
+        if (change.entryIds().isEmpty()) {
+            return;
+        }
+        lines.release(order, change.skuId(), "DISCARD", now, caller, epoch, ownEntries(change));
+    }
+
+    /**
+     * The outbox entries of the order's own events; the transfers that made room for the line in
+     * its home bucket stand (they moved stock within the SKU, which stays true).
+     */
+    private static List<String> ownEntries(HotLines.Change change) {
+        List<String> own = new ArrayList<>();
+        for (int i = 0; i < change.events().size(); i++) {
+            if (change.events().get(i).op().isOrderOperation()) {
+                own.add(change.entryIds().get(i));
+            }
+        }
+        return own;
+    }
+
+    /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */
+    private void forget(List<HotLines.Change> held) {
+        held.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
+    }
+
+    /** A retry's answer; the customer is the command's, since a retry for another would not be a replay. */
+    private ReservationOutcome replay(ReserveCommand command, Reply done) {
+        OrderId order = command.orderId();
+        ReservationState state = HotOrders.state(done.string(1));
+        String trace = done.string(4);
+        return new ReservationOutcome.Reserved(new ReservationView(order, state,
+                HotOrders.decodeWithBuckets(done.string(5)), HotOrders.instant(done.string(2)),
+                HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace,
+                Integer.parseInt(done.string(6)), command.customerId()), true);
+    }
+
+    private static int quantity(ReserveCommand command, SkuId sku) {
+        return command.lines().stream().filter(l -> l.skuId().equals(sku)).findFirst().orElseThrow().qty();
+    }
+}

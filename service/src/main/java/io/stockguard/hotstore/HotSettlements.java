@@ -1,0 +1,424 @@
+package io.stockguard.hotstore;
+
+import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.journal.StockOp;
+import io.stockguard.platform.Caller;
+import io.stockguard.reservation.HoldExtension;
+import io.stockguard.reservation.OrderOutcome;
+import io.stockguard.reservation.Refusal;
+import io.stockguard.reservation.ReservationState;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.stock.CustomerId;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * Confirm, cancel and expiry on the hot store. The order record decides the transition (atomic
+ * in its slot); each line then moves its stock on its SKU (idempotent per line, at the epoch that
+ * owns the SKU); the changes are journaled; the order is marked done. A caller that dies half-way
+ * leaves the order in its transitional state, and the next attempt resumes it. A record made under
+ * another epoch, or missing, is first replaced by the database's copy: the database has everything
+ * an older epoch acknowledged.
+ */
+final class HotSettlements {
+
+    private static final Logger log = LoggerFactory.getLogger(HotSettlements.class);
+    private static final int LINE_ATTEMPTS_MAX = 3;
+    /**
+     * How long an extension waits for its reservation to reach the database (Kafka journal): the
+     * applier's lag is milliseconds when healthy; beyond this the caller hears "retry".
+     */
+    private static final Duration EXTENSION_RECORD_WAIT = Duration.ofSeconds(2);
+
+    private final HotOrders orders;
+    private final HotLines lines;
+    private final HotStockLoader loader;
+    private final DurableJournal journal;
+    private final RedisGateway redis;
+    private final RedisProperties properties;
+    private final ReplicaAcknowledgement replicas;
+    private final JournalProgress progress;
+
+    HotSettlements(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
+            RedisGateway redis, RedisProperties properties, JournalProgress progress, ReplicaAcknowledgement replicas) {
+        this.properties = properties;
+        this.replicas = replicas;
+        this.progress = progress;
+        this.orders = orders;
+        this.lines = lines;
+        this.loader = loader;
+        this.journal = journal;
+        this.redis = redis;
+    }
+
+    OrderOutcome confirm(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        // A record still opening is checked too: the attempt that opened it may have lost Redis and
+        // made the order on the database path, and then the database's copy is the truth of it.
+        Reply decided = decide(order, () -> orders.confirm(order, now), epochs, "GO", "DONE", "BUSY");
+        switch (decided.status()) {
+            case "NONE" -> { return new Refusal.UnknownOrder(order); }
+            case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
+            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
+            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
+            case "GO" -> { }
+            default -> throw decided.unexpected("order.lua CONFIRM");
+        }
+        List<HotLines.Change> changes = new ArrayList<>();
+        boolean madeNow = false;
+        for (StockLine line : HotOrders.decode(decided.string(1))) {
+            long epoch = epochOf(epochs, line.skuId());
+            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
+                    epoch));
+            if (reply.is("OK")) {
+                changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
+                madeNow = true;
+            } else if (reply.is("ALREADY")) {
+                // An earlier attempt confirmed the line: its change is journaled now if it still waits.
+                changes.add(lines.pending(line.skuId(), -1, reply.string(1)));
+            } else {
+                return disagreement(order, "CONFIRM", line.skuId(), reply, changes, epochs);
+            }
+        }
+        journalOrTakeOver(order, changes);
+        orders.finish(order, ReservationState.CONFIRMED, now);
+        // An earlier attempt confirmed every line (this one finished it): a replay.
+        return new OrderOutcome.Updated(view(order, now), !madeNow);
+    }
+
+    OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        // A confirm under way (BUSY) is waited for only when it runs under the epochs that own the
+        // SKUs now: one the database fenced is never finished here, and the database has the order.
+        Reply decided = decide(order, () -> orders.cancel(order, now), epochs, "GO", "DONE", "BUSY");
+        switch (decided.status()) {
+            case "TOMBSTONE" -> {
+                // The hot store had no record, and the database none either (decide asked it):
+                // the tombstone is kept in the database too, so every path refuses a late reserve.
+                String trace = caller.traceId() == null ? null : caller.traceId().value();
+                loader.tombstone(order, trace, now);
+                return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
+                        null, null, now, trace, 0, null), false);
+            }
+            case "DONE" -> {
+                if (decided.string(1).equals("CANCELLED") && decided.string(2).isEmpty()) {
+                    // A tombstone: the attempt that made it may have died before the database's copy
+                    // (Redis failed mid-request), and every path must refuse a late reserve (I7).
+                    loader.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
+                }
+                return new OrderOutcome.Updated(view(order, now), true);
+            }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
+            case "GO" -> { }
+            default -> throw decided.unexpected("order.lua CANCEL");
+        }
+        OrderOutcome refused = release(order, decided.string(1), "CANCEL", StockOp.CANCEL, caller, now, epochs);
+        if (refused != null) {
+            return refused;
+        }
+        orders.finish(order, ReservationState.CANCELLED, now);
+        return new OrderOutcome.Updated(view(order, now), false);
+    }
+
+    /**
+     * Extends a held order's hold: the order record decides (atomic in its slot, like every
+     * transition), then the database records it, so that the sweeper (which pages through the
+     * database's holds) and the database path after a fallback see the hold's new end. The answer
+     * waits for that record: an extension the database does not have is not acknowledged.
+     */
+    OrderOutcome extend(HoldExtension extension, Instant now, Map<SkuId, Long> epochs) {
+        OrderId order = extension.orderId();
+        Reply decided = decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
+                epochs, "OK", "DONE", "USED", "BUSY");
+        switch (decided.status()) {
+            case "NONE" -> { return new Refusal.UnknownOrder(order); }
+            case "CONFIRMED" -> { return new Refusal.OrderConfirmed(order); }
+            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
+            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
+            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
+            case "USED" -> {
+                return new Refusal.ExtensionLimit(order, Instant.ofEpochMilli(decided.number(1)),
+                        (int) decided.number(2), false);
+            }
+            case "OK", "DONE" -> { }
+            default -> throw decided.unexpected("order.lua EXTEND");
+        }
+        int extensions = (int) decided.number(2);
+        if (extensions > 0) {
+            // Recorded on a retry too: the attempt that extended the hold may have died before this.
+            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(3)).stream().map(ReservedLine::skuId)
+                    .toList();
+            Refusal unrecorded = recordExtension(order, Instant.ofEpochMilli(decided.number(1)), extensions,
+                    extension.caller(), now, skus);
+            if (unrecorded != null) {
+                return unrecorded;
+            }
+        }
+        return new OrderOutcome.Updated(view(order, now), decided.is("DONE"));
+    }
+
+    /**
+     * The database's record of an extension; null when made, or why not. With Kafka the
+     * reservation itself may not have reached the database yet: that is waited for, briefly.
+     */
+    private Refusal recordExtension(OrderId order, Instant holdEnds, int extensions, Caller caller, Instant now,
+            List<SkuId> skus) {
+        try {
+            Optional<ReservationView> stored = loader.recordExtension(order, holdEnds, extensions, caller, now);
+            if (stored.isEmpty()) {
+                for (SkuId sku : skus) {
+                    progress.awaitApplied(sku, EXTENSION_RECORD_WAIT);
+                }
+                stored = loader.recordExtension(order, holdEnds, extensions, caller, now);
+            }
+            if (stored.isEmpty()) {
+                return new Refusal.Unavailable(true, "the database does not have the order's reservation yet");
+            }
+            // The database moved the order on by itself: it served the order's SKUs since (a fallback),
+            // and it is the truth of the order now.
+            return switch (stored.get().state()) {
+                case RESERVED -> null;
+                case CONFIRMED -> new Refusal.OrderConfirmed(order);
+                case CANCELLED -> new Refusal.OrderCancelled(order);
+                case EXPIRED -> new Refusal.OrderExpired(order);
+            };
+        } catch (DataAccessException | TransactionException e) {
+            log.warn("the extension of order {} is made in Redis but not recorded in the database: {}", order,
+                    e.getMessage());
+            return new Refusal.Unavailable(true, "the database failed while recording the extension");
+        }
+    }
+
+    /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
+    boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
+        Reply decided = decide(order, () -> orders.expire(order, now), epochs, "GO", "SKIP");
+        if (decided.is("STUCK")) {
+            // Left half-way by a caller that died: the database (which the sweeper has brought up to
+            // date with whatever that caller left in the outbox) says what the order is.
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L), true);
+            decided = orders.expire(order, now);
+        }
+        if (decided.is("SKIP") && decided.string(1).equals("RESERVED") && decided.number(3) > 0
+                && decided.number(2) > now.toEpochMilli()) {
+            // The database thought the hold over: an extension it never heard of (its caller was told
+            // "outcome unknown" and did not retry). Recorded now, the sweeper stops coming back.
+            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(4)).stream().map(ReservedLine::skuId)
+                    .toList();
+            recordExtension(order, Instant.ofEpochMilli(decided.number(2)), (int) decided.number(3), caller, now,
+                    skus);
+        }
+        if (!decided.is("GO")) {
+            return false;
+        }
+        if (release(order, decided.string(1), "EXPIRE", StockOp.EXPIRE, caller, now, epochs) != null) {
+            return false;
+        }
+        orders.finish(order, ReservationState.EXPIRED, now);
+        return true;
+    }
+
+    /**
+     * Asks the order record to decide; a record that is missing, or whose lines were recorded under
+     * other epochs than those that own the SKUs now, is first replaced by the database's copy.
+     *
+     * @param stamped the replies that carry the lines' epochs as their last value
+     */
+    private Reply decide(OrderId order, Supplier<Reply> decision, Map<SkuId, Long> epochs, String... stamped) {
+        Reply decided = decision.get();
+        if (decided.is("FOREIGN")) {
+            // Made under another Redis history (a failover or restart since): the lost history may have
+            // moved the order on. The database's copy replaces it (or it goes, if the database has none).
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            decided = decision.get();
+            if (decided.is("FOREIGN")) {
+                throw decided.unexpected("order.lua after the record was rewritten");
+            }
+        }
+        if (decided.is("TOMBSTONE")) {
+            // A cancel that found no record wrote a tombstone; unless the database has the order.
+            Optional<ReservationView> known = loader.order(order);
+            if (known.isEmpty() || known.get().isTombstone()) {
+                return decided;
+            }
+            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+            return decision.get();
+        }
+        boolean recorded = List.of(stamped).contains(decided.status());
+        boolean stale = recorded && !current(decided, epochs);
+        if (recorded && !stale && noLineRecorded(decided)) {
+            // No line of it was reserved here: a reservation still opening, one an attempt that died
+            // left behind, or a tombstone. If the database has the order, it was made (and maybe
+            // settled) on the database path since, and this record is not the truth of it.
+            Optional<ReservationView> known = loader.order(order);
+            stale = known.isPresent() && !known.get().isTombstone();
+        }
+        if (!decided.is("NONE") && !stale) {
+            return decided;
+        }
+        Optional<ReservationView> known = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
+        return known.isPresent() ? decision.get() : decided;
+    }
+
+    private static boolean noLineRecorded(Reply decided) {
+        return HotOrders.epochs(decided.string(decided.size() - 1)).isEmpty();
+    }
+
+    private static boolean current(Reply decided, Map<SkuId, Long> epochs) {
+        Map<SkuId, Long> recorded = HotOrders.epochs(decided.string(decided.size() - 1));
+        return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
+    }
+
+    /** Runs a line step; a line record of another epoch is replaced by the database's and tried again. */
+    private Reply onLine(OrderId order, SkuId sku, long epoch, Supplier<Reply> step) {
+        for (int attempt = 1; ; attempt++) {
+            Reply reply = step.get();
+            if (reply.notOwner()) {
+                throw StaleOwner.refusedBy(reply, sku, epoch);
+            }
+            if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
+                return reply;
+            }
+            loader.rewriteLine(order, sku, epoch);
+        }
+    }
+
+    /** Returns each line's stock (cancel, expiry); null when done, or the answer when a line disagreed. */
+    private OrderOutcome release(OrderId order, String encodedLines, String how, StockOp op, Caller caller,
+            Instant now, Map<SkuId, Long> epochs) {
+        List<HotLines.Change> changes = new ArrayList<>();
+        for (StockLine line : HotOrders.decode(encodedLines)) {
+            long epoch = epochOf(epochs, line.skuId());
+            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.release(order, line.skuId(), how, now, caller,
+                    epoch, List.of()));
+            if (reply.is("OK")) {
+                changes.add(lines.released(reply, order, line.skuId(), op, now, caller));
+            } else if (reply.is("ALREADY") && reply.string(1).equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED")) {
+                changes.add(lines.pending(line.skuId(), -1, reply.string(2)));
+            } else if (!reply.is("TOMBSTONE")) {
+                return disagreement(order, how, line.skuId(), reply, changes, epochs);
+            }
+        }
+        journalOrTakeOver(order, changes);
+        if (changes.isEmpty() && op == StockOp.CANCEL) {
+            // A cancel that met a reservation still opening, before any of its lines: the lines are
+            // tombstoned in the hot store, and the order in the database too (I7), so that the
+            // reservation is refused on every path, even if the hot store loses its records.
+            loader.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
+        }
+        return null;
+    }
+
+    /**
+     * A line's record disagrees with the order's (it had moved on by itself): what moved is
+     * journaled, the order is rewritten from the database, and the caller hears what the database
+     * says. Records at the current epoch disagree only when a step of the order died half-way.
+     */
+    private OrderOutcome disagreement(OrderId order, String how, SkuId sku, Reply reply,
+            List<HotLines.Change> changes, Map<SkuId, Long> epochs) {
+        log.warn("{} of order {}: the line on {} answered {}; the order is rewritten from the database", how, order,
+                sku, reply);
+        journalOrTakeOver(order, changes);
+        Optional<ReservationView> stored = loader.rewriteOrder(order, s -> epochs.getOrDefault(s, 0L));
+        if (stored.isEmpty()) {
+            return new Refusal.UnknownOrder(order);
+        }
+        return switch (stored.get().state()) {
+            case CANCELLED -> how.equals("CANCEL") ? new OrderOutcome.Updated(stored.get(), true)
+                    : new Refusal.OrderCancelled(order);
+            case EXPIRED -> how.equals("CONFIRM") ? new Refusal.OrderExpired(order)
+                    : new OrderOutcome.Updated(stored.get(), true);
+            case CONFIRMED -> how.equals("CONFIRM") ? new OrderOutcome.Updated(stored.get(), true)
+                    : new Refusal.Unavailable(false, "order " + order + " is being changed; retry");
+            case RESERVED -> new Refusal.Unavailable(false, "order " + order + " is being changed; retry");
+        };
+    }
+
+    /**
+     * Journals the changes, then removes their outbox entries. The owner's changes cannot be refused
+     * by the database unless its copy of the SKU is wrong or it no longer owns it: then the SKU is
+     * taken over (and reloaded from the database), and the caller retries.
+     */
+    private void journalOrTakeOver(OrderId order, List<HotLines.Change> changes) {
+        List<StockEvent> events = new ArrayList<>();
+        changes.forEach(change -> events.addAll(change.events()));
+        if (!events.isEmpty()) {
+            // Short of replicas, the change still stands (see ReplicaAcknowledgement).
+            replicas.replicated();
+        }
+        List<EventOutcome> outcomes = events.isEmpty() ? List.of() : journal.record(events);
+        for (int i = 0; i < events.size(); i++) {
+            if (outcomes.get(i) instanceof EventOutcome.Rejected rejected) {
+                log.warn("the database refused {} of order {}: {}", events.get(i).op(), order, rejected.detail());
+                throw new StaleOwner(events.get(i).skuId(), events.get(i).epoch(), "the database refused its "
+                        + events.get(i).op() + ": " + rejected.detail(),
+                        rejected.reason() == EventOutcome.Reason.REGRESSION);
+            }
+        }
+        changes.forEach(change -> redis.forgetJournaled(Keys.outbox(change.skuId()), change.entryIds()));
+    }
+
+    /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */
+    List<SkuId> askedSkus(OrderId order, Instant now) {
+        Reply found = orders.get(order, now);
+        return found.is("FOUND") ? HotOrders.decode(found.string(3)).stream().map(StockLine::skuId).distinct().toList()
+                : List.of();
+    }
+
+    /** The epoch that owns a line's SKU, as the router found it; a SKU it did not route is an owner unknown. */
+    private static long epochOf(Map<SkuId, Long> epochs, SkuId sku) {
+        Long epoch = epochs.get(sku);
+        if (epoch == null) {
+            throw new StaleOwner(sku, -1, "the order's record names a SKU the request was not routed for");
+        }
+        return epoch;
+    }
+
+    /** The order as the hot store has it, or empty when the hot store has no record of it. */
+    /**
+     * The order as the hot store has it, when that is the truth of it: every line recorded under the
+     * epoch that owns its SKU now ({@code owners}; null for a SKU the hot store does not own). A
+     * record of an older epoch was settled since, if at all, on the database, which has everything
+     * an older epoch acknowledged; a reservation still opening is not one yet.
+     */
+    Optional<ReservationView> find(OrderId order, Instant now, java.util.function.Function<SkuId, Long> owners) {
+        Reply found = orders.get(order, now);
+        if (!found.is("FOUND") || found.string(1).equals("OPENING")) {
+            return Optional.empty();
+        }
+        Map<SkuId, Long> recorded = HotOrders.epochs(found.string(7));
+        boolean current = !recorded.isEmpty() && recorded.entrySet().stream()
+                .allMatch(line -> line.getValue().equals(owners.apply(line.getKey())));
+        return current ? Optional.of(view(order, now)) : Optional.empty();
+    }
+
+    /** The order as the hot store has it now. */
+    ReservationView view(OrderId order, Instant now) {
+        Reply found = orders.get(order, now);
+        if (!found.is("FOUND")) {
+            return loader.order(order).orElseThrow(() -> new IllegalStateException("order " + order + " vanished"));
+        }
+        String trace = found.string(6);
+        List<ReservedLine> reserved = HotOrders.decodeWithBuckets(found.string(7));
+        ReservationState state = HotOrders.state(found.string(1));
+        Instant holdEnds = HotOrders.instant(found.string(5));
+        return new ReservationView(order, state, reserved, HotOrders.instant(found.string(4)), holdEnds, null,
+                state == ReservationState.RESERVED || state == ReservationState.CONFIRMED ? null : now,
+                trace == null || trace.isEmpty() ? null : trace, Integer.parseInt(found.string(8)),
+                CustomerId.ofNullable(found.string(9)));
+    }
+}

@@ -1,0 +1,131 @@
+package io.stockguard.hotstore;
+
+import io.stockguard.audit.AuditLog;
+import io.stockguard.platform.Caller;
+import io.stockguard.hotstore.HotStore;
+import io.stockguard.reservation.Ownership;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** The operator's side of the hot store: preheat, rebuild, snapshot. */
+final class HotStoreOperations implements HotStore {
+
+    private final RedisGateway redis;
+    private final HandOver handOver;
+    private final Preheater preheater;
+    private final AuditLog audit;
+    private final TransactionTemplate transactions;
+    private final HotOrders orders;
+    private final Clock clock;
+
+    HotStoreOperations(RedisGateway redis, HandOver handOver, Preheater preheater, AuditLog audit,
+            TransactionTemplate transactions, HotOrders orders, Clock clock) {
+        this.redis = redis;
+        this.handOver = handOver;
+        this.preheater = preheater;
+        this.audit = audit;
+        this.transactions = transactions;
+        this.orders = orders;
+        this.clock = clock;
+    }
+
+    @Override
+    public PreheatStatus preheat(Caller caller) {
+        PreheatStatus status = preheater.start(caller);
+        // A manual action like any other: who started it, when, and what it set out to do.
+        transactions.executeWithoutResult(tx -> audit.record(caller.actor(), "PREHEAT", "hot-store",
+                "preheat requested", null, Map.of("state", status.state(), "total", status.total()),
+                caller.traceId()));
+        return status;
+    }
+
+    @Override
+    public PreheatStatus preheatStatus() {
+        return preheater.status();
+    }
+
+    /**
+     * Drain and rebase, as ownership transitions: the hot store is taken over (nobody sells it),
+     * drained (everything it journaled is applied), then loaded again from the database under a new
+     * epoch, with the database's mode. Answers false when the drain did not finish in time (the SKU
+     * then stays with the database, which sells it) or Redis failed.
+     */
+    @Override
+    public Rebuilt rebuild(SkuId sku, String reason, Caller caller) {
+        Optional<Snapshot> before = snapshot(sku);
+        handOver.takeOverCurrent(sku, "rebuild asked by " + caller.actor() + ": " + reason);
+        Optional<Ownership> drained = handOver.awaitDrained(sku, handOver.handOverTime().plusSeconds(2));
+        boolean rebuilt = false;
+        if (drained.isPresent() && drained.get() instanceof Ownership.Database) {
+            try {
+                rebuilt = handOver.ensureHotNow(sku).orElse(null) instanceof Ownership.Hot;
+            } catch (RedisGateway.HotStoreUnavailable e) {
+                rebuilt = false;
+            }
+        }
+        Optional<Snapshot> after = snapshot(sku);
+        transactions.executeWithoutResult(status -> audit.record(caller.actor(), "REBUILD", "sku:" + sku, reason,
+                before.map(HotStoreOperations::summary).orElse(null), after.map(HotStoreOperations::summary)
+                        .orElse(null), caller.traceId()));
+        return new Rebuilt(sku, rebuilt, before.orElse(null), after.orElse(null));
+    }
+
+    @Override
+    public void handOver(SkuId sku, String why) {
+        handOver.takeOverCurrent(sku, why);
+    }
+
+    @Override
+    public Optional<Snapshot> snapshot(SkuId sku) {
+        return read(sku, false);
+    }
+
+    @Override
+    public Optional<Snapshot> copyOfAnotherHistory(SkuId sku) {
+        Reply current = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), List.of()));
+        return current.otherHistory() ? read(sku, true) : Optional.empty();
+    }
+
+    private Optional<Snapshot> read(SkuId sku, boolean anyHistory) {
+        Reply reply = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), anyHistory ? List.of("ANY_HISTORY") : List.of()));
+        if (!reply.is("OK")) {
+            return Optional.empty();
+        }
+        int n = (int) reply.number(3);
+        List<HotBucket> buckets = new ArrayList<>(n);
+        for (int b = 0; b < n; b++) {
+            int base = 5 + b * 5;
+            buckets.add(new HotBucket(b, reply.number(base), reply.number(base + 1), reply.number(base + 2),
+                    reply.number(base + 3), reply.number(base + 4)));
+        }
+        return Optional.of(new Snapshot(sku, reply.number(1), reply.string(2), reply.number(4), buckets));
+    }
+
+    @Override
+    public Optional<HotOrder> order(OrderId order) {
+        Reply found = orders.get(order, clock.instant());
+        if (!found.is("FOUND")) {
+            return Optional.empty();
+        }
+        String trace = found.string(6);
+        return Optional.of(new HotOrder(order, found.string(1), found.string(3), found.string(7),
+                HotOrders.instant(found.string(4)), HotOrders.instant(found.string(5)),
+                trace == null || trace.isEmpty() ? null : trace));
+    }
+
+    private static Map<String, Object> summary(Snapshot snapshot) {
+        long available = snapshot.buckets().stream().mapToLong(HotBucket::available).sum();
+        long reserved = snapshot.buckets().stream().mapToLong(HotBucket::reserved).sum();
+        long sold = snapshot.buckets().stream().mapToLong(HotBucket::sold).sum();
+        return Map.of("epoch", snapshot.epoch(), "mode", snapshot.mode(), "available", available, "reserved",
+                reserved, "sold", sold);
+    }
+}

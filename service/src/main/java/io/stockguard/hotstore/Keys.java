@@ -1,0 +1,72 @@
+package io.stockguard.hotstore;
+
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.util.List;
+
+/**
+ * Redis key names. Every key of a SKU carries the hash tag {@code {<sku>}}, so all of them live in
+ * one Redis Cluster slot and one script can change a SKU's buckets atomically; an order's own
+ * record has the tag {@code {o:<order>}}. Ids cannot contain braces, so tags never collide.
+ */
+final class Keys {
+
+    /**
+     * Written before each replica wait ({@code stockguard.redis.wait-replicas}) so that the wait
+     * covers every write Redis made before it; its value means nothing.
+     */
+    static final String REPLICATION_TICK = "sg:replication-tick";
+
+    private Keys() {
+    }
+
+    static String meta(SkuId sku) {
+        return "sg:{" + sku.value() + "}:m";
+    }
+
+    static String buckets(SkuId sku) {
+        return "sg:{" + sku.value() + "}:b";
+    }
+
+    static String line(SkuId sku, OrderId order) {
+        return "sg:{" + sku.value() + "}:o:" + order.value();
+    }
+
+    static String outbox(SkuId sku) {
+        return "sg:{" + sku.value() + "}:x";
+    }
+
+    /** The units each named customer holds or bought of the SKU (what a per-customer limit counts). */
+    static String customers(SkuId sku) {
+        return "sg:{" + sku.value() + "}:c";
+    }
+
+    /**
+     * The SKU's gives not yet journaled: outbox entries that put stock back into a bucket (cancel,
+     * expiry, restock, adjustment, transfer), which a later take of the same stock is journaled after.
+     */
+    static String gives(SkuId sku) {
+        return "sg:{" + sku.value() + "}:g";
+    }
+
+    /** The gives key of the SKU whose outbox this is. */
+    static String givesOfOutbox(String outboxKey) {
+        return outboxKey.substring(0, outboxKey.length() - "x".length()) + "g";
+    }
+
+    static String order(OrderId order) {
+        return "sg:{o:" + order.value() + "}";
+    }
+
+    /** The SKU of an outbox key, or null when the key is not one. */
+    static SkuId skuOfOutbox(String key) {
+        if (!key.startsWith("sg:{") || !key.endsWith("}:x")) {
+            return null;
+        }
+        return SkuId.of(key.substring(4, key.length() - 3));
+    }
+
+    static List<String> reserveKeys(SkuId sku, OrderId order) {
+        return List.of(meta(sku), buckets(sku), line(sku, order), outbox(sku), customers(sku), gives(sku));
+    }
+}

@@ -1,0 +1,208 @@
+package io.stockguard.hotstore;
+
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.StreamMessage;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.journal.StockOp;
+import io.stockguard.platform.PeriodicWork;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
+
+/**
+ * Settles what requests left behind in the SKUs' outboxes: changes made in the hot store whose
+ * request died (or lost Redis) before it removed them. Entries younger than the minimum age still
+ * belong to a running request and are left alone. Forwarding is idempotent by event id, so
+ * several instances may sweep at once; an order left half-way is settled by one of them at a time
+ * (it takes the order's record over first).
+ */
+final class OutboxSweeper extends PeriodicWork {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxSweeper.class);
+    /** Pages read per SKU and sweep: each settled half-way order means reading the outbox again. */
+    private static final int PAGES_PER_SKU_MAX = 20;
+
+    private final RedisGateway redis;
+    private final Consumer<List<StockEvent>> forward;
+    private final RedisProperties.Outbox settings;
+    private final Clock clock;
+    private final HalfWayOrders halfWay;
+
+    /** @param forward makes events durable where they belong (applies them, or sends them on), idempotently */
+    OutboxSweeper(RedisGateway redis, Consumer<List<StockEvent>> forward, HotOrders orders,
+            HotStoreSource database, RedisProperties properties, TaskScheduler scheduler, Clock clock) {
+        super(scheduler, properties.outbox().sweepInterval());
+        this.redis = redis;
+        this.forward = forward;
+        this.settings = properties.outbox();
+        this.clock = clock;
+        this.halfWay = new HalfWayOrders(orders, new HotLines(redis, properties), database, redis, forward);
+    }
+
+    /** One sweep over every outbox; returns how many entries (and half-way orders) it settled. */
+    int sweep() {
+        Instant before = clock.instant().minus(settings.minimumAge());
+        int settled = 0;
+        ScanCursor cursor = null;
+        do {
+            RedisGateway.ScanPage page = redis.scanOutboxes(cursor, 100);
+            for (String key : page.keys()) {
+                SkuId sku = Keys.skuOfOutbox(key);
+                if (sku != null) {
+                    settled += settle(sku, before);
+                }
+            }
+            cursor = page.next();
+        } while (cursor != null);
+        return settled;
+    }
+
+    /**
+     * Forwards the SKU's entries older than {@code before} and removes them, a page at a time. The
+     * reservation of an order whose request went away half-way is settled with the order's other
+     * lines ({@link HalfWayOrders}), never on its own; an order a request still holds (reserving it, or
+     * settling it) stops the SKU's sweep there until the next one.
+     */
+    private int settle(SkuId sku, Instant before) {
+        String key = Keys.outbox(sku);
+        Batch batch = new Batch(key);
+        Set<OrderId> settledOrders = new HashSet<>();
+        for (int page = 0; page < PAGES_PER_SKU_MAX; page++) {
+            boolean readAgain = false;
+            Optional<List<StreamMessage<String, String>>> entries = oldest(sku);
+            if (entries.isEmpty()) {
+                // Not a copy of this Redis history (or none): nothing in it is journaled. A request or
+                // the probe takes the SKU over, and its next load empties the outbox.
+                break;
+            }
+            for (StreamMessage<String, String> entry : entries.get()) {
+                StockEvent event = OutboxEvents.toEvent(entry.getBody());
+                if (!event.occurredAt().isBefore(before)) {
+                    break;
+                }
+                if (event.op().isSettlement() && event.orderId() != null
+                        && halfWay.settling(event.orderId(), clock.instant())) {
+                    break;
+                }
+                // An order settled in this sweep whose entry is still here is not settled twice: the
+                // entry is journaled as it is.
+                if (event.op() == StockOp.RESERVE && !settledOrders.contains(event.orderId())) {
+                    HalfWayOrders.Outcome outcome = halfWay.settle(event.orderId(), clock.instant(), batch::flush);
+                    if (outcome instanceof HalfWayOrders.Outcome.InProgress) {
+                        break;
+                    }
+                    if (outcome instanceof HalfWayOrders.Outcome.Settled) {
+                        // Its entries here (and on its other SKUs) left the outbox: read it again.
+                        settledOrders.add(event.orderId());
+                        readAgain = true;
+                        break;
+                    }
+                }
+                batch.add(entry.getId(), event);
+            }
+            batch.flush();
+            if (!readAgain) {
+                break;
+            }
+        }
+        int settled = batch.flushed() + settledOrders.size();
+        if (settled > 0) {
+            log.info("settled {} outbox entries of SKU {} and {} orders left half-way by requests that did not "
+                    + "finish", batch.flushed(), sku, settledOrders.size());
+        }
+        return settled;
+    }
+
+    /**
+     * The SKU's oldest outbox entries, read together with the check that its copy is one this Redis
+     * history loaded ({@code outbox.lua}); empty when it is not.
+     */
+    private Optional<List<StreamMessage<String, String>>> oldest(SkuId sku) {
+        String key = Keys.outbox(sku);
+        Reply reply = new Reply(redis.run(Script.OUTBOX, List.of(Keys.meta(sku), key),
+                List.of(Integer.toString(settings.batchSize()))));
+        if (reply.notOwner()) {
+            log.debug("outbox of SKU {} not swept: {}", sku, reply.whyNotOwner(-1));
+            return Optional.empty();
+        }
+        if (!reply.is("OK")) {
+            throw reply.unexpected("outbox.lua");
+        }
+        return Optional.of(entries(key, reply));
+    }
+
+    /** The entries of an {@code outbox.lua} reply of {@code OK}, as Lettuce gives XRANGE's. */
+    static List<StreamMessage<String, String>> entries(String key, Reply reply) {
+        List<StreamMessage<String, String>> entries = new ArrayList<>();
+        for (Object raw : (List<?>) reply.values().get(1)) {
+            List<?> entry = (List<?>) raw;
+            List<?> fields = (List<?>) entry.get(1);
+            Map<String, String> body = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                body.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
+            }
+            entries.add(new StreamMessage<>(key, String.valueOf(entry.get(0)), body));
+        }
+        return entries;
+    }
+
+    /** Entries of one SKU on their way to the journal. */
+    private final class Batch {
+        private final String key;
+        private final List<StockEvent> events = new ArrayList<>();
+        private final List<String> ids = new ArrayList<>();
+        private int flushed;
+
+        Batch(String key) {
+            this.key = key;
+        }
+
+        void add(String id, StockEvent event) {
+            ids.add(id);
+            events.add(event);
+        }
+
+        /** Journals what was added and removes it from the outbox. */
+        void flush() {
+            if (events.isEmpty()) {
+                return;
+            }
+            forward.accept(List.copyOf(events));
+            redis.deleteFromOutbox(key, List.copyOf(ids));
+            flushed += events.size();
+            events.clear();
+            ids.clear();
+        }
+
+        /** How many entries this batch has journaled in all. */
+        int flushed() {
+            return flushed;
+        }
+    }
+
+    private void sweepSafely() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            log.warn("outbox sweep failed; retrying in {}", settings.sweepInterval(), e);
+        }
+    }
+
+    @Override
+    protected void runOnce() {
+        sweepSafely();
+    }
+}

@@ -1,0 +1,475 @@
+package io.stockguard.hotstore;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.Actor;
+import io.stockguard.platform.Caller;
+import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.reservation.HoldExtension;
+import io.stockguard.reservation.HotStoreSource;
+import io.stockguard.reservation.OrderOutcome;
+import io.stockguard.reservation.Ownership;
+import io.stockguard.reservation.OwnershipStore;
+import io.stockguard.reservation.Refusal;
+import io.stockguard.reservation.ReservationOutcome;
+import io.stockguard.reservation.ReservationView;
+import io.stockguard.reservation.ReserveCommand;
+import io.stockguard.reservation.ReservedLine;
+import io.stockguard.reservation.SkuStockView;
+import io.stockguard.reservation.StockChangeOutcome;
+import io.stockguard.reservation.StockCommand;
+import io.stockguard.reservation.StockLedger;
+import io.stockguard.stock.OrderId;
+import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The standard and full tiers' ledger. Every request is served by the owner of its SKUs (see
+ * {@link Ownership}): the hot store at the epoch that owns them, or the database ledger. A SKU the
+ * database owns is loaded into the hot store on first use while Redis is usable; a SKU whose hot
+ * store failed, lost it or was found wrong is taken over, and served by the database once the
+ * hand-over is complete (at once with the synchronous journal, after the hand-over delay and the
+ * journal's catch-up with Kafka). Meanwhile the answer is "unavailable, retry": never a sale by two
+ * owners at once.
+ */
+final class RedisStockLedger implements StockLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisStockLedger.class);
+    /** When a reservation refused because of the journal's backlog may be tried again. */
+    private static final Duration BACKLOG_RETRY_AFTER = Duration.ofSeconds(1);
+    private static final Caller EXPIRY = new Caller(new Actor(Actor.Kind.SYSTEM, "expiry"), null);
+    private static final String SHORT_OF_REPLICAS = "Redis has fewer replicas than stockguard.redis.wait-replicas "
+            + "asks for";
+    /** Routing passes per request: a pass that finds an owner changed starts again. */
+    private static final int PASSES_MAX = 3;
+
+    private final HotReservations reservations;
+    private final HotSettlements settlements;
+    private final HotStockChanges stockChanges;
+    private final StockLedger database;
+    private final HotStoreSource source;
+    private final OwnershipView view;
+    private final HandOver handOver;
+    private final RedisGateway redis;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    /** The journal applies changes to the database after they are acknowledged (Kafka). */
+    private final boolean journalBehind;
+    private final JournalProgress journal;
+    private final StoredViews storedViews;
+    private final ApplicationEventPublisher events;
+    private final ReplicaAcknowledgement replicas;
+
+    RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
+            StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
+            MeterRegistry meters, Clock clock, boolean journalBehind, JournalProgress journal,
+            ApplicationEventPublisher events, ReplicaAcknowledgement replicas) {
+        this.events = events;
+        this.replicas = replicas;
+        this.reservations = reservations;
+        this.settlements = settlements;
+        this.stockChanges = stockChanges;
+        this.database = database;
+        this.source = source;
+        this.view = view;
+        this.handOver = handOver;
+        this.redis = redis;
+        this.meters = meters;
+        this.clock = clock;
+        this.journalBehind = journalBehind;
+        this.journal = journal;
+        this.storedViews = new StoredViews(database::stock);
+    }
+
+    @Override
+    public String path() {
+        return "redis";
+    }
+
+    @Override
+    public ReservationOutcome reserve(ReserveCommand command) {
+        List<SkuId> skus = command.lines().stream().map(StockLine::skuId).toList();
+        if (!journal.admitReservation()) {
+            return new Refusal.Throttled(skus.getFirst(), BACKLOG_RETRY_AFTER);
+        }
+        return served("reserve", skus, epochs -> reservations.reserve(command, now(), epochs),
+                () -> database.reserve(command));
+    }
+
+    @Override
+    public OrderOutcome confirm(OrderId orderId, Caller caller) {
+        return served("confirm", skusOf(orderId), epochs -> settlements.confirm(orderId, caller, now(), epochs),
+                () -> database.confirm(orderId, caller));
+    }
+
+    @Override
+    public OrderOutcome cancel(OrderId orderId, Caller caller) {
+        return served("cancel", skusOf(orderId), epochs -> settlements.cancel(orderId, caller, now(), epochs),
+                () -> database.cancel(orderId, caller));
+    }
+
+    @Override
+    public OrderOutcome extend(HoldExtension extension) {
+        OrderId orderId = extension.orderId();
+        return served("extend", skusOf(orderId), epochs -> settlements.extend(extension, now(), epochs),
+                () -> database.extend(extension));
+    }
+
+    /** An expiry that cannot be made now is not made; the sweeper comes back to it. */
+    @Override
+    public boolean expire(OrderId orderId, Instant now) {
+        Object outcome = this.<Object>served("expire", skusOf(orderId),
+                epochs -> settlements.expire(orderId, EXPIRY, now, epochs), () -> database.expire(orderId, now));
+        return Boolean.TRUE.equals(outcome);
+    }
+
+    @Override
+    public List<Due> dueForExpiry(Instant now, Due after, int limit) {
+        return database.dueForExpiry(now, after, limit);
+    }
+
+    /**
+     * Stock changes go through the SKU's owner: the hot store's stock script for a SKU it owns, so
+     * the database never changes it behind the hot store's back; the database ledger otherwise.
+     * The stored details of a stock read are forgotten only when a change made them wrong (safety
+     * stock, terms): a restock changes counters only, which a read takes live from the hot store,
+     * and one that fails with the database must not take the product page down with it.
+     */
+    @Override
+    public StockChangeOutcome apply(StockCommand command) {
+        SkuId sku = command.skuId();
+        if (command instanceof StockCommand.Upsert upsert && view.get(sku).isEmpty()) {
+            // A new SKU is created by the database, which sells it until its first use loads it.
+            return database.apply(command);
+        }
+        if (command instanceof StockCommand.Upsert upsert) {
+            checkBuckets(upsert);
+        }
+        StockChangeOutcome outcome = served("stock", List.of(sku), epochs -> stockChanges.apply(command,
+                epochs.get(sku), now(), this::liveView), () -> database.apply(command));
+        if (command instanceof StockCommand.Upsert upsert && upsert.safetyStock() != null
+                && outcome instanceof StockChangeOutcome.Changed) {
+            source.setSafetyStock(sku, upsert.safetyStock(), now());
+            storedViews.forget(sku);
+        }
+        if (command instanceof StockCommand.Upsert upsert && outcome instanceof StockChangeOutcome.Changed
+                && (upsert.limitPerCustomer() != null || upsert.lowStockThreshold() != null)) {
+            source.setTerms(sku, upsert.limitPerCustomer(), upsert.lowStockThreshold(), now());
+            storedViews.forget(sku);
+            if (upsert.limitPerCustomer() != null) {
+                setHotLimit(sku, upsert.limitPerCustomer());
+            }
+        }
+        return outcome;
+    }
+
+    /**
+     * Puts a new per-customer limit in force in the hot store, after the database has it. When the
+     * hot store cannot take it (unreachable, or it is not at the epoch that owns the SKU), the
+     * database takes the SKU over: it sells by the new limit, and a later load starts from it.
+     */
+    private void setHotLimit(SkuId sku, int limit) {
+        if (!(view.reread(sku).orElse(null) instanceof Ownership.Hot hot)) {
+            return;
+        }
+        String failure;
+        try {
+            Reply reply = new Reply(redis.run(Script.SET_LIMIT, List.of(Keys.meta(sku)),
+                    List.of(Integer.toString(limit), Long.toString(hot.epoch()))));
+            failure = reply.is("OK") ? null : reply.whyNotOwner(hot.epoch());
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            failure = e.getMessage();
+        }
+        if (failure != null) {
+            handOver.takeOver(sku, hot.epoch(), "its hot store could not take the per-customer limit " + limit
+                    + " (" + failure + ")");
+        }
+    }
+
+    private void checkBuckets(StockCommand.Upsert upsert) {
+        int count = source.bucketCount(upsert.skuId()).orElseThrow();
+        if (upsert.bucketCount() != null && upsert.bucketCount() != count) {
+            throw new InvalidRequestException("buckets", "SKU " + upsert.skuId() + " has " + count
+                    + " buckets; the count is fixed once a SKU exists");
+        }
+    }
+
+    /**
+     * A SKU the hot store owns is read from it, with the details only the database holds taken
+     * from {@link StoredViews} (at most a second old); any other SKU, or a hot store that cannot
+     * answer, from the database.
+     */
+    @Override
+    public Optional<SkuStockView> stock(SkuId skuId) {
+        if (!(view.get(skuId).orElse(null) instanceof Ownership.Hot)) {
+            return database.stock(skuId);
+        }
+        Optional<SkuStockView> stored = storedViews.get(skuId);
+        if (stored.isEmpty()) {
+            return stored;
+        }
+        try {
+            Optional<SkuStockView> live = live(stored.get());
+            if (live.isPresent() && live.get().mode() != stored.get().mode()) {
+                // The mode changed since the details were read: its reason and author did too.
+                storedViews.forget(skuId);
+                live = storedViews.get(skuId).flatMap(this::live);
+            }
+            return live.or(() -> database.stock(skuId));
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return database.stock(skuId);
+        }
+    }
+
+    private SkuStockView liveView(SkuId sku) {
+        return stock(sku).orElseThrow(() -> new IllegalStateException("SKU " + sku + " vanished"));
+    }
+
+    /** The stored view with the hot store's live counters and mode; empty when it does not have the SKU. */
+    private Optional<SkuStockView> live(SkuStockView stored) {
+        SkuId sku = stored.skuId();
+        Reply snapshot = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                Keys.outbox(sku)), List.of()));
+        if (!snapshot.is("OK")) {
+            return Optional.empty();
+        }
+        int n = (int) snapshot.number(3);
+        List<io.stockguard.reservation.BucketView> buckets = new java.util.ArrayList<>(n);
+        for (int b = 0; b < n; b++) {
+            int base = 5 + b * 5;
+            buckets.add(new io.stockguard.reservation.BucketView(b, snapshot.number(base),
+                    snapshot.number(base + 1), snapshot.number(base + 2)));
+        }
+        return Optional.of(SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)),
+                stored.modeReason(), stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets,
+                stored.terms()));
+    }
+
+    /**
+     * The hot store's record when it owns the order's SKUs and the journal is Kafka (the database
+     * learns of changes later); the database's otherwise (it is complete and current).
+     */
+    @Override
+    public Optional<ReservationView> reservation(OrderId orderId) {
+        if (journalBehind) {
+            try {
+                Optional<ReservationView> hot = settlements.find(orderId, now(), sku ->
+                        view.get(sku).orElse(null) instanceof Ownership.Hot owner ? owner.epoch() : null);
+                if (hot.isPresent()) {
+                    return hot;
+                }
+            } catch (RedisGateway.HotStoreUnavailable e) {
+                log.debug("order {} read from the database: {}", orderId, e.getMessage());
+            }
+        }
+        return database.reservation(orderId);
+    }
+
+    /**
+     * Serves a request from the owner of its SKUs. The hot store serves when it owns every one of
+     * them (a SKU the database owns is loaded first, while Redis is usable); the database when it
+     * owns every one. A SKU in hand-over is answered "unavailable, retry". A hot store that turns
+     * out not to own a SKU (or fails) has it taken over, and the request is routed again.
+     */
+    private <T> T served(String operation, List<SkuId> skus, Function<Map<SkuId, Long>, T> hot,
+            java.util.function.Supplier<T> fallback) {
+        for (int pass = 1; ; pass++) {
+            Route route = route(skus);
+            try {
+                return switch (route) {
+                    case Route.Hot h -> count(operation, "redis", degradeIfShortOfReplicas(h, hot.apply(h.epochs())));
+                    // Unknown SKUs (answered 404) and orders nobody knows are not a fallback.
+                    case Route.Database d -> count(operation, d.owned() ? "database" : "none", fallback.get());
+                    case Route.Wait w -> {
+                        @SuppressWarnings("unchecked")
+                        T refused = (T) new Refusal.Unavailable(false, w.why());
+                        yield refused;
+                    }
+                };
+            } catch (StaleOwner stale) {
+                log.info("{}: {}; taking it over", operation, stale.getMessage());
+                handOver.takeOver(stale.skuId(), stale.epoch(), stale.getMessage());
+                if (stale.otherHistory()) {
+                    tellLostWrites(stale.skuId(), stale.epoch());
+                }
+                if (stale.lostWrites()) {
+                    // The post-mortem's worst incident, found by a request rather than the probe:
+                    // people must hear of it (every request that meets it says so; alerts dedupe).
+                    log.error("{}: the hot store lost writes; the database sells the SKU until it is reloaded",
+                            stale.getMessage());
+                    events.publishEvent(new io.stockguard.journal.HotStoreLostWrites(stale.skuId(), stale.epoch(),
+                            stale.getMessage(), clock.instant()));
+                }
+            } catch (OwnershipStore.NotTheOwner moved) {
+                // The database path met a SKU that changed hands since this instance looked.
+                view.reread(moved.skuId());
+            } catch (RedisGateway.HotStoreUnavailable failed) {
+                if (!(route instanceof Route.Hot)) {
+                    throw failed;
+                }
+                @SuppressWarnings("unchecked")
+                T unknown = (T) new Refusal.Unavailable(true, "Redis failed during the request: " + failed.getMessage());
+                // Whatever the request did in Redis is in the outbox (and swept into the journal) or
+                // undone; the caller retries with the same id and learns which.
+                log.warn("{} failed in Redis: {}", operation, failed.getMessage());
+                return unknown;
+            }
+            if (pass >= PASSES_MAX) {
+                @SuppressWarnings("unchecked")
+                T busy = (T) new Refusal.Unavailable(false, "SKUs " + skus + " are changing hands; retry");
+                return busy;
+            }
+        }
+    }
+
+    /**
+     * After a failover or restart, whether the old copy of the SKU had lost acknowledged writes:
+     * the database applied a change of its epoch with a sequence the copy never reached. Nothing
+     * was sold from the copy (the history fence), but people must hear that Redis lost writes it had
+     * acknowledged, at the level of the probe's regression alert. With Kafka the database may not
+     * have applied them yet; the probe, which compares later, tells then.
+     */
+    private void tellLostWrites(SkuId sku, long epoch) {
+        try {
+            Reply copy = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
+                    Keys.outbox(sku)), List.of("ANY_HISTORY")));
+            if (!copy.is("OK") || copy.number(1) != epoch) {
+                return;
+            }
+            Map<Integer, Long> applied = source.appliedSequences(sku, epoch);
+            int buckets = (int) copy.number(3);
+            long lost = 0;
+            for (int b = 0; b < buckets; b++) {
+                lost += Math.max(0, applied.getOrDefault(b, 0L) - copy.number(5 + b * 5 + 4));
+            }
+            if (lost > 0) {
+                String why = "SKU " + sku + " at epoch " + epoch + ": the Redis copy a failover or restart left behind "
+                        + "lacks " + lost + " acknowledged change(s) the database applied; nothing was sold from it";
+                log.error("{}: the database sells the SKU until it is reloaded", why);
+                events.publishEvent(new io.stockguard.journal.HotStoreLostWrites(sku, epoch, why, clock.instant()));
+            }
+        } catch (RedisGateway.HotStoreUnavailable | org.springframework.dao.DataAccessException e) {
+            log.debug("SKU {}: whether its old copy lost writes is not known: {}", sku, e.getMessage());
+        }
+    }
+
+    /** Where a request goes: the hot store at these epochs, the database, or nowhere yet. */
+    private sealed interface Route {
+        record Hot(Map<SkuId, Long> epochs) implements Route {
+        }
+
+        /** @param owned at least one of the SKUs is one the database owns (not merely unknown) */
+        record Database(boolean owned) implements Route {
+        }
+
+        record Wait(String why) implements Route {
+        }
+    }
+
+    private Route route(List<SkuId> skus) {
+        boolean redisUp = redis.reachable();
+        if (skus.isEmpty()) {
+            // An order nobody knows (a cancel before its reserve): the hot store keeps the
+            // tombstone where a later reservation looks first, and the database a copy of it.
+            if (redisUp) {
+                return new Route.Hot(Map.of());
+            }
+            // With Kafka the database cannot keep it alone: the hot store, back, would not see it and
+            // sell the order (I7), and the database, learning of that sale later, would apply it onto
+            // its tombstone. Nor does it know every order the hot store acknowledged. The synchronous
+            // journal refuses such a sale itself, so there the database may answer.
+            return journalBehind ? new Route.Wait("Redis is unreachable, and an order the database does not know "
+                    + "may be one the hot store holds, or will be asked to; retry once Redis is back")
+                    : new Route.Database(false);
+        }
+        Map<SkuId, Long> epochs = new LinkedHashMap<>();
+        int owned = 0;
+        for (SkuId sku : skus) {
+            Optional<Ownership> owner = redisUp ? ensureHot(sku) : view.get(sku);
+            if (owner.isEmpty()) {
+                continue;
+            }
+            if (owner.get() instanceof Ownership.Hot h && (!redisUp || replicas.missing())) {
+                owner = handOver.takeOver(sku, h.epoch(), redisUp ? SHORT_OF_REPLICAS : "Redis is unavailable");
+            }
+            if (owner.orElseThrow() instanceof Ownership.Draining) {
+                owner = handOver.finish(sku);
+            }
+            switch (owner.orElseThrow()) {
+                case Ownership.Hot h -> epochs.put(sku, h.epoch());
+                case Ownership.Database d -> owned++;
+                case Ownership.Draining d -> {
+                    return new Route.Wait("SKU " + sku + " is being handed over from the hot store of epoch "
+                            + d.epoch() + " (within " + handOver.handOverTime().toSeconds() + " s)");
+                }
+            }
+        }
+        if (epochs.isEmpty()) {
+            return new Route.Database(owned > 0);
+        }
+        if (owned > 0) {
+            // Some SKUs are the hot store's and some the database's: Redis failed to load them.
+            return new Route.Wait("the SKUs " + skus + " are owned by different stores right now");
+        }
+        return new Route.Hot(epochs);
+    }
+
+    /**
+     * Hands the request's SKUs to the database when a replica wait came back short during it: the
+     * answer stands, and the next requests are sold by the database until Redis has its replicas.
+     */
+    private <T> T degradeIfShortOfReplicas(Route.Hot route, T outcome) {
+        if (replicas.missing()) {
+            route.epochs().forEach((sku, epoch) -> handOver.takeOver(sku, epoch, SHORT_OF_REPLICAS));
+        }
+        return outcome;
+    }
+
+    /** The SKU's owner after loading it into the hot store if the database owned it (and the load worked). */
+    private Optional<Ownership> ensureHot(SkuId sku) {
+        try {
+            return handOver.ensureHot(sku);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return view.get(sku);
+        }
+    }
+
+    private <T> T count(String operation, String path, T outcome) {
+        meters.counter("stockguard.ledger.path", "op", operation, "path", path).increment();
+        return outcome;
+    }
+
+    /**
+     * The SKUs an order's settlement touches: from its reservation as the tier reads it, or, when
+     * neither store has it closed yet, the lines the hot store's record of it asked for (a
+     * reservation still being made, that a cancel must meet on its SKUs).
+     */
+    private List<SkuId> skusOf(OrderId orderId) {
+        List<SkuId> known = reservation(orderId).map(v -> v.lines().stream().map(ReservedLine::skuId).toList())
+                .orElse(List.of());
+        if (!known.isEmpty() || !redis.usable()) {
+            return known;
+        }
+        try {
+            return settlements.askedSkus(orderId, now());
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            return known;
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,114 @@
+package io.stockguard.hotstore;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.platform.Combiner;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replica acknowledgement ({@code stockguard.redis.wait-replicas}): whether the changes made so
+ * far reached the replicas asked for. Concurrent callers share one wait: whoever finds none under
+ * way sends it for everyone queued (flat combining), and it covers every change made before it was
+ * sent, so a burst of reservations costs one WAIT, not one each.
+ *
+ * <p>When a wait comes back short and Redis reports fewer replicas connected than asked for (the
+ * replica is gone, or a failover left the new master alone) the replicas are marked missing: the request that met it is still answered (the history fence,
+ * not the replica, keeps a failover from selling acknowledged stock again: history.lua), and its
+ * SKUs, and every hot SKU a request touches after it, are handed to the database, which sells them
+ * with definite answers. A SKU is loaded into Redis again only while Redis reports the replicas
+ * connected (load.lua), and a load that succeeds marks them present again: the seeds'
+ * circuit-break, degrade, and return. A short wait with every replica connected (a replica slow
+ * on a busy machine) degrades nothing: the change stands and is counted.
+ */
+final class ReplicaAcknowledgement {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaAcknowledgement.class);
+    /** Callers served by one wait at most; more wait for the next. */
+    private static final int CALLERS_PER_WAIT_MAX = 1_000;
+
+    private final RedisGateway redis;
+    private final int wanted;
+    private final Duration timeout;
+    private final Combiner<Boolean, Long> waits;
+    private final AtomicBoolean missing = new AtomicBoolean();
+    private final Counter shortWaits;
+
+    ReplicaAcknowledgement(RedisGateway redis, RedisProperties properties, MeterRegistry meters) {
+        this.redis = redis;
+        this.wanted = properties.cluster() ? 0 : properties.waitReplicas();
+        this.timeout = properties.waitTimeout();
+        this.waits = new Combiner<>(CALLERS_PER_WAIT_MAX, this::waitOnce);
+        this.shortWaits = Counter.builder("stockguard.redis.replica.short-waits")
+                .description("replica waits that came back with fewer replicas than stockguard.redis.wait-replicas")
+                .register(meters);
+        Gauge.builder("stockguard.redis.replica.missing", missing, m -> m.get() ? 1 : 0)
+                .description("1 while the replicas wait-replicas asks for are missing (SKUs are sold by the database)")
+                .register(meters);
+    }
+
+    /** Replicas every change must reach; 0 when none are asked for (or in Redis Cluster). */
+    int wanted() {
+        return wanted;
+    }
+
+    /**
+     * Waits for the replicas to have every change made so far; true when they do (or none are asked
+     * for). False marks them missing.
+     *
+     * @throws RedisGateway.HotStoreUnavailable when Redis failed during the wait
+     */
+    boolean replicated() {
+        if (wanted == 0) {
+            return true;
+        }
+        // Taken into a wait within this, or the waits are stuck: counted as short.
+        Long reached = waits.submit(Boolean.TRUE, timeout.multipliedBy(4));
+        if (reached != null && reached < 0) {
+            throw new RedisGateway.HotStoreUnavailable("Redis failed while waiting for its replicas", null);
+        }
+        if (reached != null && reached >= wanted) {
+            return true;
+        }
+        shortWaits.increment();
+        int connected = redis.connectedReplicas();
+        if (connected >= wanted) {
+            // Connected but slow (a busy machine): the change stands, and Redis goes on selling.
+            log.debug("a replica wait came back with {} of {} replicas within {}, all of them connected", reached,
+                    wanted, timeout);
+            return false;
+        }
+        if (missing.compareAndSet(false, true)) {
+            log.warn("Redis has {} of the {} replicas stockguard.redis.wait-replicas asks for: hot SKUs go to the "
+                    + "database until Redis reports them connected again", connected, wanted);
+        }
+        return false;
+    }
+
+    /** Whether a wait came back short since Redis last took a load with the replicas connected. */
+    boolean missing() {
+        return missing.get();
+    }
+
+    /** A load found the replicas connected: Redis may sell again. */
+    void present() {
+        if (missing.compareAndSet(true, false)) {
+            log.info("Redis reports the {} replicas stockguard.redis.wait-replicas asks for connected again", wanted);
+        }
+    }
+
+    private void waitOnce(List<Combiner.Pending<Boolean, Long>> callers) {
+        long reached;
+        try {
+            reached = redis.replicasAfterEarlierWrites(wanted, timeout);
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            reached = -1;
+        }
+        long result = reached;
+        callers.forEach(caller -> caller.complete(result));
+    }
+}
