@@ -142,8 +142,9 @@ final class HotLines {
      * @param databaseAsked the database was asked and does not know the order (reserve.lua's
      *     ASK_DATABASE after a loss)
      */
-    Reply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit, String fingerprint,
-            Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer, boolean databaseAsked) {
+    ReserveReply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit,
+            String fingerprint, Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer,
+            boolean databaseAsked) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
@@ -152,11 +153,13 @@ final class HotLines {
         for (int i = 0; i < 2 * bucketCount + 2; i++) {
             arguments.add(EventIds.next());
         }
-        return new Reply(redis.run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments));
+        Reply reply = new Reply(redis.run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments));
+        return reply.is("OK") ? new ReserveReply.Made(reserved(reply, order, sku, qty, fingerprint, now, holdEnds,
+                caller, customer)) : ReserveReply.refusal(reply);
     }
 
     /** The change an OK reply of reserve.lua describes. */
-    Change reserved(Reply reply, OrderId order, SkuId sku, int qty, String fingerprint, Instant now,
+    private Change reserved(Reply reply, OrderId order, SkuId sku, int qty, String fingerprint, Instant now,
             Instant holdEnds, Caller caller, CustomerId customer) {
         int home = (int) reply.number(1);
         long epoch = reply.number(2);

@@ -191,52 +191,52 @@ final class HotReservations {
         }
         int home = command.orderId().homeBucket(bucketCount.getAsInt());
         for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
-            Reply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home, bucketCount.getAsInt(),
-                    command.commit(), command.fingerprint(), now, holdEnds, command.caller(), epoch,
-                    command.customerId(), databaseAsked[0]);
-            switch (reply.status()) {
-                case "OK" -> {
-                    held.add(lines.reserved(reply, command.orderId(), line.skuId(), line.qty(),
-                            command.fingerprint(), now, holdEnds, command.caller(), command.customerId()));
+            ReserveReply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home,
+                    bucketCount.getAsInt(), command.commit(), command.fingerprint(), now, holdEnds, command.caller(),
+                    epoch, command.customerId(), databaseAsked[0]);
+            switch (reply) {
+                case ReserveReply.Made made -> {
+                    held.add(made.change());
                     return null;
                 }
-                case "ALREADY" -> {
-                    if (!reply.string(2).equals(command.commit() ? "CONFIRMED" : "RESERVED")) {
+                case ReserveReply.Already already -> {
+                    if (!already.state().equals(command.commit() ? "CONFIRMED" : "RESERVED")) {
                         // Not what an attempt of this request leaves: the order was settled since (its
                         // line restored from the database), and the database's copy answers.
                         throw new KnownToTheDatabase();
                     }
                     // An attempt of this order that died reserved the line under this epoch; what of
                     // it is still in the outbox (perhaps never journaled) is journaled with the rest.
-                    held.add(lines.pending(line.skuId(), (int) reply.number(1), reply.string(3)));
+                    held.add(lines.pending(line.skuId(), already.bucket(), already.entries()));
                     resumed.add(line.skuId());
                     return null;
                 }
-                case "FOREIGN" -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
-                case "ASK_DATABASE" -> {
+                case ReserveReply.Foreign foreign -> loader.rewriteLine(command.orderId(), line.skuId(), epoch);
+                case ReserveReply.AskDatabase ask -> {
                     Refusal unknown = askDatabase(command.orderId());
                     if (unknown != null) {
                         return unknown;
                     }
                     databaseAsked[0] = true;
                 }
-                case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, line.skuId(), epoch);
-                case "SHORT" -> { return new Refusal.InsufficientStock(line.skuId(), line.qty(), reply.number(1)); }
-                case "FROZEN" -> { return new Refusal.SkuFrozen(line.skuId()); }
-                case "THROTTLED" -> {
-                    return new Refusal.Throttled(line.skuId(), Duration.ofMillis(reply.number(1)));
+                case ReserveReply.NotSold notSold -> throw notSold.why().takeOver(line.skuId(), epoch);
+                case ReserveReply.Short shortOf -> {
+                    return new Refusal.InsufficientStock(line.skuId(), line.qty(), shortOf.available());
                 }
-                case "LIMIT" -> {
-                    return new Refusal.LimitExceeded(line.skuId(), command.customerId(), line.qty(), reply.number(1),
-                            reply.number(2));
+                case ReserveReply.Frozen frozen -> { return new Refusal.SkuFrozen(line.skuId()); }
+                case ReserveReply.Throttled throttled -> {
+                    return new Refusal.Throttled(line.skuId(), throttled.retryAfter());
                 }
-                case "CANCELLED" -> { return new Refusal.OrderCancelled(command.orderId()); }
-                case "EXPIRED" -> { return new Refusal.OrderExpired(command.orderId()); }
-                case "BACKLOG" -> {
+                case ReserveReply.OverLimit over -> {
+                    return new Refusal.LimitExceeded(line.skuId(), command.customerId(), line.qty(), over.limit(),
+                            over.held());
+                }
+                case ReserveReply.Cancelled cancelled -> { return new Refusal.OrderCancelled(command.orderId()); }
+                case ReserveReply.Expired expired -> { return new Refusal.OrderExpired(command.orderId()); }
+                case ReserveReply.Backlog backlog -> {
                     return new Refusal.Unavailable(false, "the journal of SKU " + line.skuId() + " is "
-                            + reply.number(1) + " changes behind");
+                            + backlog.length() + " changes behind");
                 }
-                default -> throw reply.unexpected("reserve.lua");
             }
         }
         return new Refusal.Unavailable(false, "the hot store's record of order " + command.orderId() + " on SKU "

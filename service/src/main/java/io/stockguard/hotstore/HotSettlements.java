@@ -287,8 +287,9 @@ final class HotSettlements {
     private Reply onLine(OrderId order, SkuId sku, long epoch, Supplier<Reply> step) {
         for (int attempt = 1; ; attempt++) {
             Reply reply = step.get();
-            if (reply.notOwner()) {
-                throw StaleOwner.refusedBy(reply, sku, epoch);
+            Optional<NotOwner> notOwner = NotOwner.of(reply);
+            if (notOwner.isPresent()) {
+                throw notOwner.get().takeOver(sku, epoch);
             }
             if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
                 return reply;

@@ -4,7 +4,6 @@ import io.stockguard.audit.AuditLog;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockOp;
-import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.SkuStockView;
@@ -93,7 +92,7 @@ final class HotStockChanges {
                 return new Refusal.Unavailable(false, "the journal of SKU " + sku + " is " + reply.number(1)
                         + " changes behind");
             }
-            case "NOT_LOADED", "STALE" -> throw StaleOwner.refusedBy(reply, sku, epoch);
+            case "NOT_LOADED", "STALE" -> throw NotOwner.of(reply).orElseThrow().takeOver(sku, epoch);
             default -> throw reply.unexpected("stock.lua");
         }
         HotLines.Change made = lines.stocked(reply, sku, change.requestId(), change.fingerprint(), now,

@@ -90,7 +90,8 @@ final class HotStoreOperations implements HotStore {
     public Optional<Snapshot> copyOfAnotherHistory(SkuId sku) {
         Reply current = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
                 Keys.outbox(sku)), List.of()));
-        return current.otherHistory() ? read(sku, true) : Optional.empty();
+        boolean otherHistory = NotOwner.of(current).map(NotOwner::otherHistory).orElse(false);
+        return otherHistory ? read(sku, true) : Optional.empty();
     }
 
     private Optional<Snapshot> read(SkuId sku, boolean anyHistory) {

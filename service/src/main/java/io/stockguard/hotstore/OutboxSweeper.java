@@ -134,8 +134,9 @@ final class OutboxSweeper extends PeriodicWork {
         String key = Keys.outbox(sku);
         Reply reply = new Reply(redis.run(Script.OUTBOX, List.of(Keys.meta(sku), key),
                 List.of(Integer.toString(settings.batchSize()))));
-        if (reply.notOwner()) {
-            log.debug("outbox of SKU {} not swept: {}", sku, reply.whyNotOwner(-1));
+        Optional<NotOwner> notOwner = NotOwner.of(reply);
+        if (notOwner.isPresent()) {
+            log.debug("outbox of SKU {} not swept: {}", sku, notOwner.get().why(-1));
             return Optional.empty();
         }
         if (!reply.is("OK")) {

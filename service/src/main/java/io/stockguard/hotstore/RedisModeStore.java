@@ -48,7 +48,7 @@ final class RedisModeStore implements SkuModeStore {
                     Integer.toString(throttleRatePerSecond), Long.toString(hot.epoch()))));
             if (!reply.is("OK")) {
                 handOver.takeOver(skuId, hot.epoch(), "its hot store could not take the mode " + mode + " ("
-                        + reply.whyNotOwner(hot.epoch()) + ")");
+                        + reply.whyNot(hot.epoch()) + ")");
             }
         } catch (RedisGateway.HotStoreUnavailable e) {
             if (mode == SkuMode.THROTTLED) {

@@ -188,7 +188,7 @@ final class RedisStockLedger implements StockLedger {
         try {
             Reply reply = new Reply(redis.run(Script.SET_LIMIT, List.of(Keys.meta(sku)),
                     List.of(Integer.toString(limit), Long.toString(hot.epoch()))));
-            failure = reply.is("OK") ? null : reply.whyNotOwner(hot.epoch());
+            failure = reply.is("OK") ? null : reply.whyNot(hot.epoch());
         } catch (RedisGateway.HotStoreUnavailable e) {
             failure = e.getMessage();
         }

@@ -35,9 +35,9 @@ final class StaleOwner extends RuntimeException {
         this.otherHistory = otherHistory;
     }
 
-    /** A script would not act at {@code epoch} (see {@link Reply#notOwner()}). */
-    static StaleOwner refusedBy(Reply reply, SkuId skuId, long epoch) {
-        return new StaleOwner(skuId, epoch, reply.whyNotOwner(epoch), false, reply.otherHistory());
+    /** A script would not act at {@code epoch}. */
+    static StaleOwner refusedBy(NotOwner refusal, SkuId skuId, long epoch) {
+        return new StaleOwner(skuId, epoch, refusal.why(epoch), false, refusal.otherHistory());
     }
 
     /**
