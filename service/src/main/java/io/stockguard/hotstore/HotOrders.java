@@ -59,25 +59,26 @@ final class HotOrders {
         return call(order, "SETTLING", now, Long.toString(properties.openingStale().toMillis())).is("BUSY");
     }
 
-    Reply cancel(OrderId order, Instant now) {
-        return call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
-                Long.toString(properties.openingStale().toMillis()));
+    OrderDecision.ToCancel cancel(OrderId order, Instant now) {
+        return OrderDecision.cancel(call(order, "CANCEL", now, Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis())));
     }
 
-    Reply confirm(OrderId order, Instant now) {
-        return call(order, "CONFIRM", now);
+    OrderDecision.ToConfirm confirm(OrderId order, Instant now) {
+        return OrderDecision.confirm(call(order, "CONFIRM", now));
     }
 
-    Reply expire(OrderId order, Instant now) {
-        return call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis()));
+    OrderDecision.ToExpire expire(OrderId order, Instant now) {
+        return OrderDecision.expire(call(order, "EXPIRE", now, Long.toString(properties.openingStale().toMillis())));
     }
 
     /**
      * Extends a held order's hold to {@code hold} after it was made, if it is shorter and the order has
      * an extension left ({@code allowed} in all).
      */
-    Reply extend(OrderId order, Duration hold, int allowed, Instant now) {
-        return call(order, "EXTEND", now, Long.toString(hold.toMillis()), Integer.toString(allowed));
+    OrderDecision.ToExtend extend(OrderId order, Duration hold, int allowed, Instant now) {
+        return OrderDecision.extend(call(order, "EXTEND", now, Long.toString(hold.toMillis()),
+                Integer.toString(allowed)));
     }
 
     Reply finish(OrderId order, ReservationState state, Instant now) {

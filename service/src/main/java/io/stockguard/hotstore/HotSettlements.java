@@ -70,19 +70,21 @@ final class HotSettlements {
     OrderOutcome confirm(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
         // A record still opening is checked too: the attempt that opened it may have lost Redis and
         // made the order on the database path, and then the database's copy is the truth of it.
-        Reply decided = decide(order, () -> orders.confirm(order, now), epochs, "GO", "DONE", "BUSY");
-        switch (decided.status()) {
-            case "NONE" -> { return new Refusal.UnknownOrder(order); }
-            case "DONE" -> { return new OrderOutcome.Updated(view(order, now), true); }
-            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
-            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
-            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
-            case "GO" -> { }
-            default -> throw decided.unexpected("order.lua CONFIRM");
+        OrderDecision.Go go;
+        switch (decide(order, () -> orders.confirm(order, now), epochs)) {
+            case OrderDecision.Go toGo -> go = toGo;
+            case OrderDecision.NoRecord none -> { return new Refusal.UnknownOrder(order); }
+            case OrderDecision.Done done -> { return new OrderOutcome.Updated(view(order, now), true); }
+            case OrderDecision.Cancelled cancelled -> { return new Refusal.OrderCancelled(order); }
+            case OrderDecision.Expired expired -> { return new Refusal.OrderExpired(order); }
+            case OrderDecision.Busy busy -> {
+                return new Refusal.Unavailable(false, "the order's reservation is still in progress");
+            }
+            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
         }
         List<HotLines.Change> changes = new ArrayList<>();
         boolean madeNow = false;
-        for (StockLine line : HotOrders.decode(decided.string(1))) {
+        for (StockLine line : HotOrders.decode(go.lines())) {
             long epoch = epochOf(epochs, line.skuId());
             Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
                     epoch));
@@ -105,9 +107,8 @@ final class HotSettlements {
     OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
         // A confirm under way (BUSY) is waited for only when it runs under the epochs that own the
         // SKUs now: one the database fenced is never finished here, and the database has the order.
-        Reply decided = decide(order, () -> orders.cancel(order, now), epochs, "GO", "DONE", "BUSY");
-        switch (decided.status()) {
-            case "TOMBSTONE" -> {
+        switch (decide(order, () -> orders.cancel(order, now), epochs)) {
+            case OrderDecision.Tombstone tombstone -> {
                 // The hot store had no record, and the database none either (decide asked it):
                 // the tombstone is kept in the database too, so every path refuses a late reserve.
                 String trace = caller.traceId() == null ? null : caller.traceId().value();
@@ -115,24 +116,27 @@ final class HotSettlements {
                 return new OrderOutcome.Updated(new ReservationView(order, ReservationState.CANCELLED, List.of(), now,
                         null, null, now, trace, 0, null), false);
             }
-            case "DONE" -> {
-                if (decided.string(1).equals("CANCELLED") && decided.string(2).isEmpty()) {
+            case OrderDecision.Done done -> {
+                if (done.state().equals("CANCELLED") && done.recorded().isEmpty()) {
                     // A tombstone: the attempt that made it may have died before the database's copy
                     // (Redis failed mid-request), and every path must refuse a late reserve (I7).
                     loader.tombstone(order, caller.traceId() == null ? null : caller.traceId().value(), now);
                 }
                 return new OrderOutcome.Updated(view(order, now), true);
             }
-            case "BUSY" -> { return new Refusal.Unavailable(false, "a confirm of the order is under way"); }
-            case "GO" -> { }
-            default -> throw decided.unexpected("order.lua CANCEL");
+            case OrderDecision.Busy busy -> {
+                return new Refusal.Unavailable(false, "a confirm of the order is under way");
+            }
+            case OrderDecision.Go go -> {
+                OrderOutcome refused = release(order, go.lines(), "CANCEL", StockOp.CANCEL, caller, now, epochs);
+                if (refused != null) {
+                    return refused;
+                }
+                orders.finish(order, ReservationState.CANCELLED, now);
+                return new OrderOutcome.Updated(view(order, now), false);
+            }
+            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
         }
-        OrderOutcome refused = release(order, decided.string(1), "CANCEL", StockOp.CANCEL, caller, now, epochs);
-        if (refused != null) {
-            return refused;
-        }
-        orders.finish(order, ReservationState.CANCELLED, now);
-        return new OrderOutcome.Updated(view(order, now), false);
     }
 
     /**
@@ -143,33 +147,34 @@ final class HotSettlements {
      */
     OrderOutcome extend(HoldExtension extension, Instant now, Map<SkuId, Long> epochs) {
         OrderId order = extension.orderId();
-        Reply decided = decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
-                epochs, "OK", "DONE", "USED", "BUSY");
-        switch (decided.status()) {
-            case "NONE" -> { return new Refusal.UnknownOrder(order); }
-            case "CONFIRMED" -> { return new Refusal.OrderConfirmed(order); }
-            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
-            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
-            case "BUSY" -> { return new Refusal.Unavailable(false, "the order's reservation is still in progress"); }
-            case "USED" -> {
-                return new Refusal.ExtensionLimit(order, Instant.ofEpochMilli(decided.number(1)),
-                        (int) decided.number(2), false);
+        OrderDecision.Extended extended;
+        switch (decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
+                epochs)) {
+            case OrderDecision.Extended made -> extended = made;
+            case OrderDecision.NoRecord none -> { return new Refusal.UnknownOrder(order); }
+            case OrderDecision.Confirmed confirmed -> { return new Refusal.OrderConfirmed(order); }
+            case OrderDecision.Cancelled cancelled -> { return new Refusal.OrderCancelled(order); }
+            case OrderDecision.Expired expired -> { return new Refusal.OrderExpired(order); }
+            case OrderDecision.Busy busy -> {
+                return new Refusal.Unavailable(false, "the order's reservation is still in progress");
             }
-            case "OK", "DONE" -> { }
-            default -> throw decided.unexpected("order.lua EXTEND");
+            case OrderDecision.NoExtensionLeft used -> {
+                return new Refusal.ExtensionLimit(order, Instant.ofEpochMilli(used.holdEndsMillis()),
+                        used.extensions(), false);
+            }
+            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
         }
-        int extensions = (int) decided.number(2);
-        if (extensions > 0) {
+        if (extended.extensions() > 0) {
             // Recorded on a retry too: the attempt that extended the hold may have died before this.
-            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(3)).stream().map(ReservedLine::skuId)
+            List<SkuId> skus = HotOrders.decodeWithBuckets(extended.recorded()).stream().map(ReservedLine::skuId)
                     .toList();
-            Refusal unrecorded = recordExtension(order, Instant.ofEpochMilli(decided.number(1)), extensions,
-                    extension.caller(), now, skus);
+            Refusal unrecorded = recordExtension(order, Instant.ofEpochMilli(extended.holdEndsMillis()),
+                    extended.extensions(), extension.caller(), now, skus);
             if (unrecorded != null) {
                 return unrecorded;
             }
         }
-        return new OrderOutcome.Updated(view(order, now), decided.is("DONE"));
+        return new OrderOutcome.Updated(view(order, now), extended.already());
     }
 
     /**
@@ -206,26 +211,26 @@ final class HotSettlements {
 
     /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
     boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
-        Reply decided = decide(order, () -> orders.expire(order, now), epochs, "GO", "SKIP");
-        if (decided.is("STUCK")) {
+        OrderDecision.ToExpire decided = decide(order, () -> orders.expire(order, now), epochs);
+        if (decided instanceof OrderDecision.Stuck) {
             // Left half-way by a caller that died: the database (which the sweeper has brought up to
             // date with whatever that caller left in the outbox) says what the order is.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L), true);
             decided = orders.expire(order, now);
         }
-        if (decided.is("SKIP") && decided.string(1).equals("RESERVED") && decided.number(3) > 0
-                && decided.number(2) > now.toEpochMilli()) {
+        if (decided instanceof OrderDecision.NotDue notDue && notDue.state().equals("RESERVED")
+                && notDue.extensions() > 0 && notDue.holdEndsMillis() > now.toEpochMilli()) {
             // The database thought the hold over: an extension it never heard of (its caller was told
             // "outcome unknown" and did not retry). Recorded now, the sweeper stops coming back.
-            List<SkuId> skus = HotOrders.decodeWithBuckets(decided.string(4)).stream().map(ReservedLine::skuId)
+            List<SkuId> skus = HotOrders.decodeWithBuckets(notDue.recorded()).stream().map(ReservedLine::skuId)
                     .toList();
-            recordExtension(order, Instant.ofEpochMilli(decided.number(2)), (int) decided.number(3), caller, now,
+            recordExtension(order, Instant.ofEpochMilli(notDue.holdEndsMillis()), notDue.extensions(), caller, now,
                     skus);
         }
-        if (!decided.is("GO")) {
+        if (!(decided instanceof OrderDecision.Go go)) {
             return false;
         }
-        if (release(order, decided.string(1), "EXPIRE", StockOp.EXPIRE, caller, now, epochs) != null) {
+        if (release(order, go.lines(), "EXPIRE", StockOp.EXPIRE, caller, now, epochs) != null) {
             return false;
         }
         orders.finish(order, ReservationState.EXPIRED, now);
@@ -235,21 +240,19 @@ final class HotSettlements {
     /**
      * Asks the order record to decide; a record that is missing, or whose lines were recorded under
      * other epochs than those that own the SKUs now, is first replaced by the database's copy.
-     *
-     * @param stamped the replies that carry the lines' epochs as their last value
      */
-    private Reply decide(OrderId order, Supplier<Reply> decision, Map<SkuId, Long> epochs, String... stamped) {
-        Reply decided = decision.get();
-        if (decided.is("FOREIGN")) {
+    private <D extends OrderDecision> D decide(OrderId order, Supplier<D> decision, Map<SkuId, Long> epochs) {
+        D decided = decision.get();
+        if (decided instanceof OrderDecision.Foreign) {
             // Made under another Redis history (a failover or restart since): the lost history may have
             // moved the order on. The database's copy replaces it (or it goes, if the database has none).
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             decided = decision.get();
-            if (decided.is("FOREIGN")) {
-                throw decided.unexpected("order.lua after the record was rewritten");
+            if (decided instanceof OrderDecision.Foreign) {
+                throw rewrittenYetForeign(order);
             }
         }
-        if (decided.is("TOMBSTONE")) {
+        if (decided instanceof OrderDecision.Tombstone) {
             // A cancel that found no record wrote a tombstone; unless the database has the order.
             Optional<ReservationView> known = loader.order(order);
             if (known.isEmpty() || known.get().isTombstone()) {
@@ -258,29 +261,34 @@ final class HotSettlements {
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             return decision.get();
         }
-        boolean recorded = List.of(stamped).contains(decided.status());
-        boolean stale = recorded && !current(decided, epochs);
-        if (recorded && !stale && noLineRecorded(decided)) {
-            // No line of it was reserved here: a reservation still opening, one an attempt that died
-            // left behind, or a tombstone. If the database has the order, it was made (and maybe
-            // settled) on the database path since, and this record is not the truth of it.
-            Optional<ReservationView> known = loader.order(order);
-            stale = known.isPresent() && !known.get().isTombstone();
+        boolean stale = false;
+        if (decided instanceof OrderDecision.Recorded recorded) {
+            stale = !current(recorded.recorded(), epochs);
+            if (!stale && HotOrders.epochs(recorded.recorded()).isEmpty()) {
+                // No line of it was reserved here: a reservation still opening, one an attempt that died
+                // left behind, or a tombstone. If the database has the order, it was made (and maybe
+                // settled) on the database path since, and this record is not the truth of it.
+                Optional<ReservationView> known = loader.order(order);
+                stale = known.isPresent() && !known.get().isTombstone();
+            }
         }
-        if (!decided.is("NONE") && !stale) {
+        if (!(decided instanceof OrderDecision.NoRecord) && !stale) {
             return decided;
         }
         Optional<ReservationView> known = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
         return known.isPresent() ? decision.get() : decided;
     }
 
-    private static boolean noLineRecorded(Reply decided) {
-        return HotOrders.epochs(decided.string(decided.size() - 1)).isEmpty();
+    /** decide() rewrites a record of another Redis history from the database: it never answers FOREIGN after. */
+    private static IllegalStateException rewrittenYetForeign(OrderId order) {
+        return new IllegalStateException("order.lua answered FOREIGN for order " + order
+                + " after its record was rewritten");
     }
 
-    private static boolean current(Reply decided, Map<SkuId, Long> epochs) {
-        Map<SkuId, Long> recorded = HotOrders.epochs(decided.string(decided.size() - 1));
-        return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
+    /** Whether every line was recorded under the epoch that owns its SKU now. */
+    private static boolean current(String recorded, Map<SkuId, Long> epochs) {
+        return HotOrders.epochs(recorded).entrySet().stream()
+                .allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
     }
 
     /** Runs a line step; a line record of another epoch is replaced by the database's and tried again. */
