@@ -24,11 +24,11 @@ final class HotOrders {
         this.properties = properties;
     }
 
-    Reply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
+    OpenReply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
             String traceId, CustomerId customer) {
-        return call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds), nullToEmpty(traceId),
-                Long.toString(properties.lineLifetime().toSeconds()),
-                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)));
+        return OpenReply.of(call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds),
+                nullToEmpty(traceId), Long.toString(properties.lineLifetime().toSeconds()),
+                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer))));
     }
 
     /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */

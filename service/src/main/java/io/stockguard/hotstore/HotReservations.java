@@ -83,22 +83,24 @@ final class HotReservations {
         OrderId order = command.orderId();
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
-        Reply opened = open(command, now, holdEnds, trace);
-        if (opened.is("FOREIGN")
-                || !opened.is("NEW") && !opened.is("RESUME") && !opened.is("BUSY") && !current(opened, epochs)) {
+        OpenReply opened = open(command, now, holdEnds, trace);
+        if (opened instanceof OpenReply.Foreign || opened instanceof OpenReply.Done done && !current(done, epochs)) {
             // The record was made under another epoch, or another Redis history: the database's copy
             // replaces it.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             opened = open(command, now, holdEnds, trace);
         }
-        switch (opened.status()) {
-            case "CANCELLED" -> { return new Refusal.OrderCancelled(order); }
-            case "EXPIRED" -> { return new Refusal.OrderExpired(order); }
-            case "CONFLICT" -> { return new Refusal.IdempotencyConflict("order " + order); }
-            case "BUSY" -> { return new Refusal.Unavailable(true, "another request for this order is in progress"); }
-            case "DONE" -> { return replay(command, opened); }
-            case "NEW", "RESUME" -> { }
-            default -> throw opened.unexpected("order.lua OPEN");
+        switch (opened) {
+            case OpenReply.Cancelled cancelled -> { return new Refusal.OrderCancelled(order); }
+            case OpenReply.Expired expired -> { return new Refusal.OrderExpired(order); }
+            case OpenReply.Conflict conflict -> { return new Refusal.IdempotencyConflict("order " + order); }
+            case OpenReply.Busy busy -> {
+                return new Refusal.Unavailable(true, "another request for this order is in progress");
+            }
+            case OpenReply.Done done -> { return replay(command, done); }
+            case OpenReply.Foreign foreign -> throw new IllegalStateException("order.lua OPEN answered FOREIGN for "
+                    + "order " + order + " after its record was rewritten");
+            case OpenReply.Opened fresh -> { }
         }
         ReservationOutcome outcome;
         try {
@@ -157,12 +159,12 @@ final class HotReservations {
      * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
      * as it would from the database ledger, where the second insert waits on the first.
      */
-    private Reply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
-        Reply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+    private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
+        OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
                 command.customerId());
         long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
-        while (opened.is("BUSY") && System.nanoTime() < deadline) {
+        while (opened instanceof OpenReply.Busy && System.nanoTime() < deadline) {
             LockSupport.parkNanos(backoffNanos);
             backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
             opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
@@ -172,13 +174,8 @@ final class HotReservations {
     }
 
     /** Whether a replayed record's lines were all recorded under the epochs that own their SKUs now. */
-    private static boolean current(Reply opened, Map<SkuId, Long> epochs) {
-        if (!opened.is("DONE")) {
-            // CANCELLED, EXPIRED and CONFLICT records carry their lines only once closed; a tombstone
-            // (no lines) is in the database too, so it stands.
-            return true;
-        }
-        Map<SkuId, Long> recorded = HotOrders.epochs(opened.string(5));
+    private static boolean current(OpenReply.Done done, Map<SkuId, Long> epochs) {
+        Map<SkuId, Long> recorded = HotOrders.epochs(done.recorded());
         return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
     }
 
@@ -269,14 +266,19 @@ final class HotReservations {
             Map<SkuId, Long> epochs) {
         OrderId order = command.orderId();
         loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-        Reply again = open(command, now, holdEnds, trace);
-        return switch (again.status()) {
-            case "DONE" -> replay(command, again);
-            case "CANCELLED" -> new Refusal.OrderCancelled(order);
-            case "EXPIRED" -> new Refusal.OrderExpired(order);
-            case "CONFLICT" -> new Refusal.IdempotencyConflict("order " + order);
-            default -> new Refusal.Unavailable(false, "order " + order + " is being restored from the database; retry");
+        return switch (open(command, now, holdEnds, trace)) {
+            case OpenReply.Done done -> replay(command, done);
+            case OpenReply.Cancelled cancelled -> new Refusal.OrderCancelled(order);
+            case OpenReply.Expired expired -> new Refusal.OrderExpired(order);
+            case OpenReply.Conflict conflict -> new Refusal.IdempotencyConflict("order " + order);
+            case OpenReply.Opened opened -> restoring(order);
+            case OpenReply.Busy busy -> restoring(order);
+            case OpenReply.Foreign foreign -> restoring(order);
         };
+    }
+
+    private static Refusal restoring(OrderId order) {
+        return new Refusal.Unavailable(false, "order " + order + " is being restored from the database; retry");
     }
 
     /** reserve.lua asked for the database, and the database knows the order. */
@@ -490,14 +492,12 @@ final class HotReservations {
     }
 
     /** A retry's answer; the customer is the command's, since a retry for another would not be a replay. */
-    private ReservationOutcome replay(ReserveCommand command, Reply done) {
+    private ReservationOutcome replay(ReserveCommand command, OpenReply.Done done) {
         OrderId order = command.orderId();
-        ReservationState state = HotOrders.state(done.string(1));
-        String trace = done.string(4);
+        ReservationState state = HotOrders.state(done.state());
         return new ReservationOutcome.Reserved(new ReservationView(order, state,
-                HotOrders.decodeWithBuckets(done.string(5)), HotOrders.instant(done.string(2)),
-                HotOrders.instant(done.string(3)), null, null, trace == null || trace.isEmpty() ? null : trace,
-                Integer.parseInt(done.string(6)), command.customerId()), true);
+                HotOrders.decodeWithBuckets(done.recorded()), done.createdAt(), done.holdEndsAt(), null, null,
+                done.traceId(), done.extensions(), command.customerId()), true);
     }
 
     private static int quantity(ReserveCommand command, SkuId sku) {
