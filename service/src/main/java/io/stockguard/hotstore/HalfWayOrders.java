@@ -129,11 +129,11 @@ final class HalfWayOrders {
     private boolean undoAll(OrderId order, List<HotLines.HeldLine> held, Instant now) {
         boolean all = true;
         for (HotLines.HeldLine line : held) {
-            Reply undone = lines.release(order, line.skuId(), "UNRESERVE", now, SWEEPER, line.epochLoaded(),
-                    line.pending());
-            if (!undone.is("UNRESERVED")) {
+            LineStep.ToRelease undone = lines.release(order, line.skuId(), "UNRESERVE", now, SWEEPER,
+                    line.epochLoaded(), line.pending());
+            if (!(undone instanceof LineStep.Unreserved)) {
                 log.warn("order {}: its line on {} could not be undone ({}); its entries are journaled as they are",
-                        order, line.skuId(), undone.values());
+                        order, line.skuId(), undone);
                 all = false;
             }
         }

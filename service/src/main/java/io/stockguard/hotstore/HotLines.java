@@ -189,13 +189,15 @@ final class HotLines {
         return joined == null || joined.isEmpty() ? List.of() : List.of(joined.split(","));
     }
 
-    Reply confirm(OrderId order, SkuId sku, Instant now, Caller caller, long epoch) {
-        return new Reply(redis.run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(),
+    LineStep.ToConfirm confirm(OrderId order, SkuId sku, Instant now, Caller caller, long epoch) {
+        Reply reply = new Reply(redis.run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(),
                 HotOrders.millis(now), trace(caller), caller.actor().toString(),
                 Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(), Long.toString(epoch))));
+        return reply.is("OK") ? new LineStep.Moved(confirmed(reply, order, sku, now, caller))
+                : LineStep.confirmRefusal(reply);
     }
 
-    Change confirmed(Reply reply, OrderId order, SkuId sku, Instant now, Caller caller) {
+    private Change confirmed(Reply reply, OrderId order, SkuId sku, Instant now, Caller caller) {
         int bucket = (int) reply.number(3);
         long qty = reply.number(4);
         StockEvent event = new StockEvent(reply.string(2), sku, bucket, StockOp.CONFIRM, order, null, qty, 0, -qty,
@@ -205,16 +207,19 @@ final class HotLines {
     }
 
     /** Runs release.lua: {@code how} is CANCEL, EXPIRE, UNRESERVE or DISCARD (with the reservation's entries). */
-    Reply release(OrderId order, SkuId sku, String how, Instant now, Caller caller, long epoch,
+    LineStep.ToRelease release(OrderId order, SkuId sku, String how, Instant now, Caller caller, long epoch,
             List<String> entries) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), how, HotOrders.millis(now), trace(caller),
                 caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(),
                 Long.toString(epoch)));
         arguments.addAll(entries);
-        return new Reply(redis.run(Script.RELEASE, Keys.reserveKeys(sku, order), arguments));
+        Reply reply = new Reply(redis.run(Script.RELEASE, Keys.reserveKeys(sku, order), arguments));
+        // Only a CANCEL or an EXPIRE moves stock by an event of its own name.
+        return reply.is("OK") ? new LineStep.Moved(released(reply, order, sku, StockOp.valueOf(how), now, caller))
+                : LineStep.releaseRefusal(reply);
     }
 
-    Change released(Reply reply, OrderId order, SkuId sku, StockOp op, Instant now, Caller caller) {
+    private Change released(Reply reply, OrderId order, SkuId sku, StockOp op, Instant now, Caller caller) {
         int bucket = (int) reply.number(3);
         StockEvent event = new StockEvent(reply.string(2), sku, bucket, op, order, null, reply.number(4),
                 reply.number(6), reply.number(7), reply.number(8), caller.traceId(), caller.actor().toString(), now,

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The order records of the hot store (order.lua): idempotency gate, tombstones, and each order's lines. */
 final class HotOrders {
@@ -85,8 +86,31 @@ final class HotOrders {
         return call(order, "FINISH", now, state.name());
     }
 
-    Reply get(OrderId order, Instant now) {
-        return call(order, "GET", now);
+    /** The order's record, as stored; empty when there is none (or one of another Redis history). */
+    Optional<OrderRecord> get(OrderId order, Instant now) {
+        Reply found = call(order, "GET", now);
+        if (found.is("NONE")) {
+            return Optional.empty();
+        }
+        if (!found.is("FOUND")) {
+            throw found.unexpected("order.lua GET");
+        }
+        String trace = found.string(6);
+        String customer = found.string(9);
+        return Optional.of(new OrderRecord(found.string(1), found.string(2), found.string(3), instant(found.string(4)),
+                instant(found.string(5)), trace == null || trace.isEmpty() ? null : trace, found.string(7),
+                Integer.parseInt(found.string(8)), customer == null || customer.isEmpty() ? null : customer));
+    }
+
+    /**
+     * An order's record in the hot store (order.lua's header names each field).
+     *
+     * @param state    the record's own state, the transitional ones included (OPENING, CONFIRMING …)
+     * @param lines    the lines as ordered, "sku|qty;…"
+     * @param recorded the lines with their buckets and epochs once reserved, "sku|qty|bucket|epoch;…"
+     */
+    record OrderRecord(String state, String fingerprint, String lines, Instant createdAt, Instant holdEndsAt,
+            String traceId, String recorded, int extensions, String customer) {
     }
 
     /**

@@ -3,7 +3,6 @@ package io.stockguard.hotstore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.journal.StockOp;
 import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
@@ -400,11 +399,10 @@ final class HotReservations {
 
     /** Returns a line's stock with a journaled cancel; true when it was cancelled now. */
     private boolean cancelLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
-        Reply cancelled = lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of());
-        if (!cancelled.is("OK")) {
+        if (!(lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of())
+                instanceof LineStep.Moved(HotLines.Change cancel))) {
             return false;
         }
-        HotLines.Change cancel = lines.released(cancelled, order, change.skuId(), StockOp.CANCEL, now, caller);
         List<EventOutcome> outcomes = journal.record(cancel.events());
         if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
             throw new StaleOwner(change.skuId(), epoch, "the database refused the cancel of a line it holds: "
@@ -453,8 +451,8 @@ final class HotReservations {
         if (change.entryIds().isEmpty()) {
             return;
         }
-        Reply reply = lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change));
-        if (reply.is("JOURNALED")) {
+        if (lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change))
+                instanceof LineStep.Journaled) {
             // The sweeper journaled it meanwhile: it stands in the database, so it is cancelled.
             cancelLine(order, change, caller, now, epoch);
         }

@@ -86,16 +86,16 @@ final class HotSettlements {
         boolean madeNow = false;
         for (StockLine line : HotOrders.decode(go.lines())) {
             long epoch = epochOf(epochs, line.skuId());
-            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.confirm(order, line.skuId(), now, caller,
-                    epoch));
-            if (reply.is("OK")) {
-                changes.add(lines.confirmed(reply, order, line.skuId(), now, caller));
+            LineStep.ToConfirm step = onLine(order, line.skuId(), epoch,
+                    () -> lines.confirm(order, line.skuId(), now, caller, epoch));
+            if (step instanceof LineStep.Moved(HotLines.Change change)) {
+                changes.add(change);
                 madeNow = true;
-            } else if (reply.is("ALREADY")) {
+            } else if (step instanceof LineStep.Already(String state, String entries)) {
                 // An earlier attempt confirmed the line: its change is journaled now if it still waits.
-                changes.add(lines.pending(line.skuId(), -1, reply.string(1)));
+                changes.add(lines.pending(line.skuId(), -1, entries));
             } else {
-                return disagreement(order, "CONFIRM", line.skuId(), reply, changes, epochs);
+                return disagreement(order, "CONFIRM", line.skuId(), step, changes, epochs);
             }
         }
         journalOrTakeOver(order, changes);
@@ -292,14 +292,13 @@ final class HotSettlements {
     }
 
     /** Runs a line step; a line record of another epoch is replaced by the database's and tried again. */
-    private Reply onLine(OrderId order, SkuId sku, long epoch, Supplier<Reply> step) {
+    private <S extends LineStep> S onLine(OrderId order, SkuId sku, long epoch, Supplier<S> step) {
         for (int attempt = 1; ; attempt++) {
-            Reply reply = step.get();
-            Optional<NotOwner> notOwner = NotOwner.of(reply);
-            if (notOwner.isPresent()) {
-                throw notOwner.get().takeOver(sku, epoch);
+            S reply = step.get();
+            if (reply instanceof LineStep.NotSold(NotOwner why)) {
+                throw why.takeOver(sku, epoch);
             }
-            if (!reply.is("FOREIGN") || attempt >= LINE_ATTEMPTS_MAX) {
+            if (!(reply instanceof LineStep.Foreign) || attempt >= LINE_ATTEMPTS_MAX) {
                 return reply;
             }
             loader.rewriteLine(order, sku, epoch);
@@ -312,14 +311,15 @@ final class HotSettlements {
         List<HotLines.Change> changes = new ArrayList<>();
         for (StockLine line : HotOrders.decode(encodedLines)) {
             long epoch = epochOf(epochs, line.skuId());
-            Reply reply = onLine(order, line.skuId(), epoch, () -> lines.release(order, line.skuId(), how, now, caller,
-                    epoch, List.of()));
-            if (reply.is("OK")) {
-                changes.add(lines.released(reply, order, line.skuId(), op, now, caller));
-            } else if (reply.is("ALREADY") && reply.string(1).equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED")) {
-                changes.add(lines.pending(line.skuId(), -1, reply.string(2)));
-            } else if (!reply.is("TOMBSTONE")) {
-                return disagreement(order, how, line.skuId(), reply, changes, epochs);
+            LineStep.ToRelease step = onLine(order, line.skuId(), epoch,
+                    () -> lines.release(order, line.skuId(), how, now, caller, epoch, List.of()));
+            if (step instanceof LineStep.Moved(HotLines.Change change)) {
+                changes.add(change);
+            } else if (step instanceof LineStep.Already(String state, String entries)
+                    && state.equals(op == StockOp.EXPIRE ? "EXPIRED" : "CANCELLED")) {
+                changes.add(lines.pending(line.skuId(), -1, entries));
+            } else if (!(step instanceof LineStep.Tombstone)) {
+                return disagreement(order, how, line.skuId(), step, changes, epochs);
             }
         }
         journalOrTakeOver(order, changes);
@@ -337,7 +337,7 @@ final class HotSettlements {
      * journaled, the order is rewritten from the database, and the caller hears what the database
      * says. Records at the current epoch disagree only when a step of the order died half-way.
      */
-    private OrderOutcome disagreement(OrderId order, String how, SkuId sku, Reply reply,
+    private OrderOutcome disagreement(OrderId order, String how, SkuId sku, LineStep reply,
             List<HotLines.Change> changes, Map<SkuId, Long> epochs) {
         log.warn("{} of order {}: the line on {} answered {}; the order is rewritten from the database", how, order,
                 sku, reply);
@@ -383,9 +383,8 @@ final class HotSettlements {
 
     /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */
     List<SkuId> askedSkus(OrderId order, Instant now) {
-        Reply found = orders.get(order, now);
-        return found.is("FOUND") ? HotOrders.decode(found.string(3)).stream().map(StockLine::skuId).distinct().toList()
-                : List.of();
+        return orders.get(order, now).map(found -> HotOrders.decode(found.lines()).stream().map(StockLine::skuId)
+                .distinct().toList()).orElse(List.of());
     }
 
     /** The epoch that owns a line's SKU, as the router found it; a SKU it did not route is an owner unknown. */
@@ -405,11 +404,11 @@ final class HotSettlements {
      * an older epoch acknowledged; a reservation still opening is not one yet.
      */
     Optional<ReservationView> find(OrderId order, Instant now, java.util.function.Function<SkuId, Long> owners) {
-        Reply found = orders.get(order, now);
-        if (!found.is("FOUND") || found.string(1).equals("OPENING")) {
+        Optional<HotOrders.OrderRecord> found = orders.get(order, now);
+        if (found.isEmpty() || found.get().state().equals("OPENING")) {
             return Optional.empty();
         }
-        Map<SkuId, Long> recorded = HotOrders.epochs(found.string(7));
+        Map<SkuId, Long> recorded = HotOrders.epochs(found.get().recorded());
         boolean current = !recorded.isEmpty() && recorded.entrySet().stream()
                 .allMatch(line -> line.getValue().equals(owners.apply(line.getKey())));
         return current ? Optional.of(view(order, now)) : Optional.empty();
@@ -417,17 +416,15 @@ final class HotSettlements {
 
     /** The order as the hot store has it now. */
     ReservationView view(OrderId order, Instant now) {
-        Reply found = orders.get(order, now);
-        if (!found.is("FOUND")) {
+        Optional<HotOrders.OrderRecord> stored = orders.get(order, now);
+        if (stored.isEmpty()) {
             return loader.order(order).orElseThrow(() -> new IllegalStateException("order " + order + " vanished"));
         }
-        String trace = found.string(6);
-        List<ReservedLine> reserved = HotOrders.decodeWithBuckets(found.string(7));
-        ReservationState state = HotOrders.state(found.string(1));
-        Instant holdEnds = HotOrders.instant(found.string(5));
-        return new ReservationView(order, state, reserved, HotOrders.instant(found.string(4)), holdEnds, null,
+        HotOrders.OrderRecord found = stored.get();
+        ReservationState state = HotOrders.state(found.state());
+        return new ReservationView(order, state, HotOrders.decodeWithBuckets(found.recorded()), found.createdAt(),
+                found.holdEndsAt(), null,
                 state == ReservationState.RESERVED || state == ReservationState.CONFIRMED ? null : now,
-                trace == null || trace.isEmpty() ? null : trace, Integer.parseInt(found.string(8)),
-                CustomerId.ofNullable(found.string(9)));
+                found.traceId(), found.extensions(), CustomerId.ofNullable(found.customer()));
     }
 }

@@ -129,10 +129,11 @@ final class HotStockLoader {
         Optional<HotStoreSource.StoredOrder> stored = database.storedOrder(order);
         Optional<ReservationView> view = stored.map(HotStoreSource.StoredOrder::view);
         if (view.isEmpty()) {
-            Reply record = orders.get(order, clock.instant());
+            Optional<HotOrders.OrderRecord> record = orders.get(order, clock.instant());
             Map<SkuId, Long> current = new LinkedHashMap<>();
-            if (record.is("FOUND")) {
-                HotOrders.epochs(record.string(7)).keySet().forEach(sku -> current.put(sku, epochs.applyAsLong(sku)));
+            if (record.isPresent()) {
+                HotOrders.epochs(record.get().recorded()).keySet()
+                        .forEach(sku -> current.put(sku, epochs.applyAsLong(sku)));
             }
             orders.forget(order, current, clock.instant());
             return view;

@@ -112,14 +112,8 @@ final class HotStoreOperations implements HotStore {
 
     @Override
     public Optional<HotOrder> order(OrderId order) {
-        Reply found = orders.get(order, clock.instant());
-        if (!found.is("FOUND")) {
-            return Optional.empty();
-        }
-        String trace = found.string(6);
-        return Optional.of(new HotOrder(order, found.string(1), found.string(3), found.string(7),
-                HotOrders.instant(found.string(4)), HotOrders.instant(found.string(5)),
-                trace == null || trace.isEmpty() ? null : trace));
+        return orders.get(order, clock.instant()).map(found -> new HotOrder(order, found.state(), found.lines(),
+                found.recorded(), found.createdAt(), found.holdEndsAt(), found.traceId()));
     }
 
     private static Map<String, Object> summary(Snapshot snapshot) {
