@@ -72,19 +72,18 @@ final class HalfWayOrders {
      *     (the sweeper journals what precedes its entries in the outbox first)
      */
     Outcome settle(OrderId order, Instant now, Runnable beforeSettling) {
-        Reply claimed = orders.claim(order, now);
-        switch (claimed.status()) {
-            case "STATE" -> { return new Outcome.NotHalfWay(); }
-            case "BUSY" -> { return new Outcome.InProgress(); }
-            case "CLAIMED" -> { }
-            default -> throw claimed.unexpected("order.lua CLAIM");
+        HotOrders.Claim.Claimed claimed;
+        switch (orders.claim(order, now)) {
+            case HotOrders.Claim.NotOpening settled -> { return new Outcome.NotHalfWay(); }
+            case HotOrders.Claim.Busy busy -> { return new Outcome.InProgress(); }
+            case HotOrders.Claim.Claimed taken -> claimed = taken;
         }
-        String fingerprint = claimed.string(1);
+        String fingerprint = claimed.fingerprint();
         boolean removed = false;
         try {
             beforeSettling.run();
             List<HotLines.HeldLine> held = new ArrayList<>();
-            List<StockLine> asked = HotOrders.decode(claimed.string(2));
+            List<StockLine> asked = HotOrders.decode(claimed.lines());
             for (StockLine line : asked) {
                 lines.read(order, line.skuId()).filter(HotLines.HeldLine::held).ifPresent(held::add);
             }

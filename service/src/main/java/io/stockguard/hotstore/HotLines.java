@@ -231,8 +231,8 @@ final class HotLines {
      * Runs stock.lua: a restock or an adjustment ({@code op}), by a signed delta or to a new total
      * ({@code set}), idempotent by request id when there is one.
      */
-    Reply stock(SkuId sku, StockOp op, boolean set, long amount, String requestId, String fingerprint, Instant now,
-            Caller caller, long epoch, int bucketCount) {
+    StockReply stock(SkuId sku, StockOp op, boolean set, long amount, String requestId, String fingerprint,
+            Instant now, Caller caller, long epoch, int bucketCount) {
         List<String> arguments = new ArrayList<>(List.of(op.name(), set ? "SET" : "DELTA", Long.toString(amount),
                 requestId == null ? "" : requestId, fingerprint, Long.toString(epoch), HotOrders.millis(now),
                 trace(caller), caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()),
@@ -241,12 +241,14 @@ final class HotLines {
             arguments.add(EventIds.next());
         }
         String request = "sg:{" + sku.value() + "}:rq:" + (requestId == null ? "" : requestId);
-        return new Reply(redis.run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
+        Reply reply = new Reply(redis.run(Script.STOCK, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
                 request, Keys.gives(sku)), arguments));
+        return reply.is("OK") ? new StockReply.Made(stocked(reply, sku, requestId, fingerprint, now, caller))
+                : StockReply.refusal(reply);
     }
 
     /** The change an OK reply of stock.lua describes (one event per bucket it changed). */
-    Change stocked(Reply reply, SkuId sku, String requestId, String fingerprint, Instant now, Caller caller) {
+    private Change stocked(Reply reply, SkuId sku, String requestId, String fingerprint, Instant now, Caller caller) {
         long epoch = reply.number(1);
         List<String> entries = new ArrayList<>();
         List<StockEvent> events = new ArrayList<>();

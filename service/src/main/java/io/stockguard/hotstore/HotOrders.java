@@ -32,10 +32,31 @@ final class HotOrders {
                 Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer))));
     }
 
+    /** What CLOSE answered. */
+    sealed interface Closing {
+        /** The record holds the order's final state and lines now. */
+        record Closed() implements Closing {
+        }
+
+        /** A cancel overtook the reservation while it was being made. */
+        record Cancelled() implements Closing {
+        }
+
+        /** The record had left OPENING already (its state): rewritten from the database meanwhile. */
+        record InState(String state) implements Closing {
+        }
+    }
+
     /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
-    Reply close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
+    Closing close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
             Instant now) {
-        return call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs));
+        Reply closed = call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs));
+        return switch (closed.status()) {
+            case "OK" -> new Closing.Closed();
+            case "CANCELLED" -> new Closing.Cancelled();
+            case "STATE" -> new Closing.InState(closed.string(1));
+            default -> throw closed.unexpected("order.lua CLOSE");
+        };
     }
 
     Reply abort(OrderId order, Instant now) {
@@ -47,12 +68,33 @@ final class HotOrders {
         return call(order, "GIVE_UP", now, fingerprint);
     }
 
+    /** What CLAIM answered. */
+    sealed interface Claim {
+        /** Taken over: the fingerprint of the request that opened it, and the lines it asked for ("sku|qty;…"). */
+        record Claimed(String fingerprint, String lines) implements Claim {
+        }
+
+        /** The request that opened the record still holds it. */
+        record Busy() implements Claim {
+        }
+
+        /** The record is not OPENING (its state, or NONE): nothing is half-way. */
+        record NotOpening(String state) implements Claim {
+        }
+    }
+
     /**
      * The outbox sweeper takes over an OPENING record whose request is gone (gave up, or silent for
      * longer than {@code opening-stale}), to finish or undo the order as a whole.
      */
-    Reply claim(OrderId order, Instant now) {
-        return call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
+    Claim claim(OrderId order, Instant now) {
+        Reply claimed = call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
+        return switch (claimed.status()) {
+            case "CLAIMED" -> new Claim.Claimed(claimed.string(1), claimed.string(2));
+            case "BUSY" -> new Claim.Busy();
+            case "STATE" -> new Claim.NotOpening(claimed.string(1));
+            default -> throw claimed.unexpected("order.lua CLAIM");
+        };
     }
 
     /** Whether a confirm, cancel or expiry of the order is under way (its caller has not gone quiet). */

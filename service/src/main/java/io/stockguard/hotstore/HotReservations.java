@@ -323,8 +323,7 @@ final class HotReservations {
                 .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))
                 .toList();
         ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
-        Reply closed = orders.close(order, state, reserved, epochs, now);
-        if (closed.is("CANCELLED")) {
+        if (orders.close(order, state, reserved, epochs, now) instanceof HotOrders.Closing.Cancelled) {
             log.info("order {} was cancelled while its reservation was being made", order);
             return new Refusal.OrderCancelled(order);
         }

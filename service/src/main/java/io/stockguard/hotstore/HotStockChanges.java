@@ -71,32 +71,31 @@ final class HotStockChanges {
                         : new Refusal.IdempotencyConflict("request " + change.requestId());
             }
         }
-        Reply reply = lines.stock(sku, change.op(), change.set(), change.amount(), change.requestId(),
-                change.fingerprint(), now, command.caller(), epoch, buckets.getAsInt());
-        switch (reply.status()) {
-            case "OK" -> { }
-            case "REPLAYED" -> {
+        HotLines.Change made;
+        switch (lines.stock(sku, change.op(), change.set(), change.amount(), change.requestId(),
+                change.fingerprint(), now, command.caller(), epoch, buckets.getAsInt())) {
+            case StockReply.Made fresh -> made = fresh.change();
+            case StockReply.Replayed replayed -> {
                 // An earlier attempt made it; what of it still waits in the outbox is journaled first.
-                HotLines.Change pending = lines.pending(sku, -1, reply.string(2));
+                HotLines.Change pending = lines.pending(sku, -1, replayed.entries());
                 if (!pending.events().isEmpty()) {
                     journal(sku, epoch, pending);
                 }
                 return new StockChangeOutcome.Changed(before, before, true);
             }
-            case "CONFLICT" -> { return new Refusal.IdempotencyConflict("request " + change.requestId()); }
-            case "SHORT" -> {
-                return new Refusal.InsufficientStock(sku, change.set() ? before.total() - change.amount()
-                        : -change.amount(), reply.number(1));
+            case StockReply.Conflict conflict -> {
+                return new Refusal.IdempotencyConflict("request " + change.requestId());
             }
-            case "BACKLOG" -> {
-                return new Refusal.Unavailable(false, "the journal of SKU " + sku + " is " + reply.number(1)
+            case StockReply.Short shortOf -> {
+                return new Refusal.InsufficientStock(sku, change.set() ? before.total() - change.amount()
+                        : -change.amount(), shortOf.available());
+            }
+            case StockReply.Backlog backlog -> {
+                return new Refusal.Unavailable(false, "the journal of SKU " + sku + " is " + backlog.length()
                         + " changes behind");
             }
-            case "NOT_LOADED", "STALE" -> throw NotOwner.of(reply).orElseThrow().takeOver(sku, epoch);
-            default -> throw reply.unexpected("stock.lua");
+            case StockReply.NotSold notSold -> throw notSold.why().takeOver(sku, epoch);
         }
-        HotLines.Change made = lines.stocked(reply, sku, change.requestId(), change.fingerprint(), now,
-                command.caller());
         journal(sku, epoch, made);
         SkuStockView after = view.apply(sku);
         record(command, change, before, after);

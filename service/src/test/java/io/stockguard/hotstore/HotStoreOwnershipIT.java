@@ -214,10 +214,10 @@ class HotStoreOwnershipIT {
                 String fingerprint = new io.stockguard.reservation.StockCommand.Restock(id, 5, request,
                         io.stockguard.platform.Caller.SYSTEM).fingerprint();
                 // As the request does it, up to where its journal would come.
-                Reply made = new HotLines(gateway, ScriptFixture.properties(redis.uri())).stock(id,
+                StockReply made = new HotLines(gateway, ScriptFixture.properties(redis.uri())).stock(id,
                         io.stockguard.journal.StockOp.RESTOCK, false, 5, request, fingerprint, java.time.Instant.now(),
                         io.stockguard.platform.Caller.SYSTEM, epoch, 1);
-                assertThat(made.status()).isEqualTo("OK");
+                assertThat(made).isInstanceOf(StockReply.Made.class);
             }
             service.bean(HandOver.class).takeOver(io.stockguard.stock.SkuId.of(sku), epoch,
                     "test: Redis has fewer replicas than asked for");
