@@ -3,7 +3,6 @@ package io.stockguard.hotstore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.platform.Caller;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
@@ -56,11 +55,13 @@ final class HotReservations {
     private final RedisProperties properties;
     private final ReplicaAcknowledgement replicas;
     private final PendingGiveUps giveUps;
+    private final AbandonedReservations abandoned;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
             PendingGiveUps giveUps) {
         this.giveUps = giveUps;
+        this.abandoned = new AbandonedReservations(orders, lines, loader, journal, redis, properties);
         this.replicas = replicas;
         this.orders = orders;
         this.lines = lines;
@@ -142,11 +143,11 @@ final class HotReservations {
                 refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed,
                         databaseAsked);
             } catch (StaleOwner | KnownToTheDatabase e) {
-                abandon(order, held, command.caller(), now, epochs, started, resumed);
+                abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed);
                 throw e;
             }
             if (refusal != null) {
-                return abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
+                return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
                         : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
@@ -307,7 +308,7 @@ final class HotReservations {
                 return new Refusal.Unavailable(true, "the journal failed while committing");
             }
             log.warn("journal of order {} unavailable; its reservation is undone", order, e);
-            return abandon(order, held, command.caller(), now, epochs, started, resumed)
+            return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed)
                     ? new Refusal.Unavailable(false, "the journal is unavailable")
                     : new Refusal.Unavailable(true, "the journal is unavailable and the undo came too late");
         }
@@ -315,7 +316,7 @@ final class HotReservations {
                 .map(EventOutcome.Rejected.class::cast).findFirst();
         if (refused.isPresent()) {
             // The synchronous journal applies an order's events all or none: none of these applied.
-            return refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
+            return abandoned.refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
         }
         forget(earlier);
         forget(held);
@@ -333,154 +334,6 @@ final class HotReservations {
         boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
                 command.commit() ? now : null, null, trace, 0, command.customerId()), replayed);
-    }
-
-    /**
-     * The database refused the order's changes (it applied none of them). They are discarded from
-     * the hot store; what the caller hears depends on why.
-     */
-    private ReservationOutcome refusedByDatabase(ReserveCommand command, List<HotLines.Change> held,
-            List<StockEvent> events, List<EventOutcome> outcomes, EventOutcome.Rejected refused, Instant now,
-            Map<SkuId, Long> epochs) {
-        OrderId order = command.orderId();
-        boolean cancelled = false;
-        for (HotLines.Change change : held) {
-            if (landedBefore(change, events, outcomes)) {
-                // An earlier attempt's change, journaled before (the database calls it a duplicate):
-                // it stands in the database, so it is cancelled there, not discarded here.
-                cancelled |= cancelLine(order, change, command.caller(), now, epochs.get(change.skuId()));
-            } else {
-                discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
-            }
-        }
-        orders.abort(order, now);
-        SkuId sku = skuOf(refused, events, outcomes);
-        if (cancelled) {
-            log.warn("order {}: a line an earlier attempt reserved was cancelled, since the database refused the "
-                    + "rest ({} on {})", order, refused.reason(), sku);
-        }
-        log.warn("the database refused the reservation of order {} on {}: {} {}", order, sku, refused.reason(),
-                refused.detail());
-        return switch (refused.reason()) {
-            case FENCED -> throw new StaleOwner(sku, epochs.get(sku), "the database no longer takes its changes: "
-                    + refused.detail());
-            case REGRESSION, WOULD_GO_NEGATIVE -> throw new StaleOwner(sku, epochs.get(sku), "its copy is wrong: "
-                    + refused.detail(), true);
-            case SKU_FROZEN -> new Refusal.SkuFrozen(sku);
-            case ORDER_CANCELLED -> new Refusal.OrderCancelled(order);
-            case UNKNOWN_SKU -> new Refusal.UnknownSku(sku);
-            case INVALID_TRANSITION -> replayFromDatabase(order, epochs);
-        };
-    }
-
-    /**
-     * The database already holds a reservation for this order (made before this SKU's hot store
-     * owned it): that one stands, and the caller gets its outcome.
-     */
-    private ReservationOutcome replayFromDatabase(OrderId order, Map<SkuId, Long> epochs) {
-        Optional<ReservationView> stored = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-        if (stored.isEmpty()) {
-            return new Refusal.Unavailable(false, "the database refused order " + order + " and does not have it");
-        }
-        return switch (stored.get().state()) {
-            case CANCELLED -> new Refusal.OrderCancelled(order);
-            case EXPIRED -> new Refusal.OrderExpired(order);
-            case RESERVED, CONFIRMED -> new ReservationOutcome.Reserved(stored.get(), true);
-        };
-    }
-
-    /** Whether the change's own events were all in the database already (journaled by an earlier attempt). */
-    private static boolean landedBefore(HotLines.Change change, List<StockEvent> events, List<EventOutcome> outcomes) {
-        List<StockEvent> own = change.events().stream().filter(e -> e.op().isOrderOperation()).toList();
-        return !own.isEmpty() && own.stream().allMatch(e -> outcomes.get(events.indexOf(e))
-                == EventOutcome.Settled.DUPLICATE);
-    }
-
-    /** Returns a line's stock with a journaled cancel; true when it was cancelled now. */
-    private boolean cancelLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
-        if (!(lines.release(order, change.skuId(), "CANCEL", now, caller, epoch, List.of())
-                instanceof LineStep.Moved(HotLines.Change cancel))) {
-            return false;
-        }
-        List<EventOutcome> outcomes = journal.record(cancel.events());
-        if (outcomes.stream().anyMatch(EventOutcome.Rejected.class::isInstance)) {
-            throw new StaleOwner(change.skuId(), epoch, "the database refused the cancel of a line it holds: "
-                    + outcomes);
-        }
-        redis.deleteFromOutbox(Keys.outbox(change.skuId()), cancel.entryIds());
-        return true;
-    }
-
-    private static SkuId skuOf(EventOutcome.Rejected refused, List<StockEvent> events, List<EventOutcome> outcomes) {
-        return events.get(outcomes.indexOf(refused)).skuId();
-    }
-
-    /**
-     * Undoes the reserved lines as if they never happened and forgets the order record, so a retry
-     * starts afresh. Only while the attempt is younger than half the outbox sweep's minimum age:
-     * older, the sweeper may be journaling its changes at that very moment, so they are left to it
-     * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid.
-     */
-    private boolean abandon(OrderId order, List<HotLines.Change> held, Caller caller, Instant now,
-            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed) {
-        if (System.nanoTime() - started > properties.outbox().minimumAge().dividedBy(2).toNanos()) {
-            log.warn("order {}: too late to undo its reservation safely; left for the outbox sweeper", order);
-            return false;
-        }
-        for (HotLines.Change change : held) {
-            undoLine(order, change, caller, now, epochs.get(change.skuId()), resumed);
-        }
-        orders.abort(order, now);
-        return true;
-    }
-
-    private void undoLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch,
-            Set<SkuId> resumed) {
-        if (resumed.contains(change.skuId())) {
-            // Reserved by an attempt that died, long enough ago for the sweeper to be journaling what
-            // it left: never undone as if it had not happened, but journaled (a duplicate at worst)
-            // and then cancelled, so it does not hold stock for an order nobody completes.
-            if (!change.events().isEmpty()) {
-                journal.record(change.events());
-                redis.deleteFromOutbox(Keys.outbox(change.skuId()), change.entryIds());
-            }
-            cancelLine(order, change, caller, now, epoch);
-            return;
-        }
-        if (change.entryIds().isEmpty()) {
-            return;
-        }
-        if (lines.release(order, change.skuId(), "UNRESERVE", now, caller, epoch, ownEntries(change))
-                instanceof LineStep.Journaled) {
-            // The sweeper journaled it meanwhile: it stands in the database, so it is cancelled.
-            cancelLine(order, change, caller, now, epoch);
-        }
-    }
-
-    /**
-     * Undoes a line the database refused in full: it was never applied there, so it is undone in
-     * the hot store whether or not its outbox entries were swept meanwhile (a sweep finds them
-     * refused too).
-     */
-    private void discardLine(OrderId order, HotLines.Change change, Caller caller, Instant now, long epoch) {
-        if (change.entryIds().isEmpty()) {
-            return;
-        }
-        lines.release(order, change.skuId(), "DISCARD", now, caller, epoch, ownEntries(change));
-    }
-
-    /**
-     * The outbox entries of the order's own events; the transfers that made room for the line in
-     * its home bucket stand (they moved stock within the SKU, which stays true).
-     */
-    private static List<String> ownEntries(HotLines.Change change) {
-        List<String> own = new ArrayList<>();
-        for (int i = 0; i < change.events().size(); i++) {
-            if (change.events().get(i).op().isOrderOperation()) {
-                own.add(change.entryIds().get(i));
-            }
-        }
-        return own;
     }
 
     /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */

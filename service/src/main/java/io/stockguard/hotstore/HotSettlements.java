@@ -53,6 +53,7 @@ final class HotSettlements {
     private final RedisGateway redis;
     private final RedisProperties properties;
     private final ReplicaAcknowledgement replicas;
+    private final OrderDecisions decisions;
     private final JournalProgress progress;
 
     HotSettlements(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
@@ -60,6 +61,7 @@ final class HotSettlements {
         this.properties = properties;
         this.replicas = replicas;
         this.progress = progress;
+        this.decisions = new OrderDecisions(loader);
         this.orders = orders;
         this.lines = lines;
         this.loader = loader;
@@ -71,7 +73,7 @@ final class HotSettlements {
         // A record still opening is checked too: the attempt that opened it may have lost Redis and
         // made the order on the database path, and then the database's copy is the truth of it.
         OrderDecision.Go go;
-        switch (decide(order, () -> orders.confirm(order, now), epochs)) {
+        switch (decisions.decide(order, () -> orders.confirm(order, now), epochs)) {
             case OrderDecision.Go toGo -> go = toGo;
             case OrderDecision.NoRecord none -> { return new Refusal.UnknownOrder(order); }
             case OrderDecision.Done done -> { return new OrderOutcome.Updated(view(order, now), true); }
@@ -80,7 +82,7 @@ final class HotSettlements {
             case OrderDecision.Busy busy -> {
                 return new Refusal.Unavailable(false, "the order's reservation is still in progress");
             }
-            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
+            case OrderDecision.Foreign foreign -> throw OrderDecisions.rewrittenYetForeign(order);
         }
         List<HotLines.Change> changes = new ArrayList<>();
         boolean madeNow = false;
@@ -107,7 +109,7 @@ final class HotSettlements {
     OrderOutcome cancel(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
         // A confirm under way (BUSY) is waited for only when it runs under the epochs that own the
         // SKUs now: one the database fenced is never finished here, and the database has the order.
-        switch (decide(order, () -> orders.cancel(order, now), epochs)) {
+        switch (decisions.decide(order, () -> orders.cancel(order, now), epochs)) {
             case OrderDecision.Tombstone tombstone -> {
                 // The hot store had no record, and the database none either (decide asked it):
                 // the tombstone is kept in the database too, so every path refuses a late reserve.
@@ -135,7 +137,7 @@ final class HotSettlements {
                 orders.finish(order, ReservationState.CANCELLED, now);
                 return new OrderOutcome.Updated(view(order, now), false);
             }
-            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
+            case OrderDecision.Foreign foreign -> throw OrderDecisions.rewrittenYetForeign(order);
         }
     }
 
@@ -148,8 +150,8 @@ final class HotSettlements {
     OrderOutcome extend(HoldExtension extension, Instant now, Map<SkuId, Long> epochs) {
         OrderId order = extension.orderId();
         OrderDecision.Extended extended;
-        switch (decide(order, () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now),
-                epochs)) {
+        switch (decisions.decide(order,
+                () -> orders.extend(order, extension.hold(), HoldExtension.PER_ORDER_MAX, now), epochs)) {
             case OrderDecision.Extended made -> extended = made;
             case OrderDecision.NoRecord none -> { return new Refusal.UnknownOrder(order); }
             case OrderDecision.Confirmed confirmed -> { return new Refusal.OrderConfirmed(order); }
@@ -162,7 +164,7 @@ final class HotSettlements {
                 return new Refusal.ExtensionLimit(order, Instant.ofEpochMilli(used.holdEndsMillis()),
                         used.extensions(), false);
             }
-            case OrderDecision.Foreign foreign -> throw rewrittenYetForeign(order);
+            case OrderDecision.Foreign foreign -> throw OrderDecisions.rewrittenYetForeign(order);
         }
         if (extended.extensions() > 0) {
             // Recorded on a retry too: the attempt that extended the hold may have died before this.
@@ -211,7 +213,7 @@ final class HotSettlements {
 
     /** Expires one order whose hold has ended; false when it was not due (or no longer held). */
     boolean expire(OrderId order, Caller caller, Instant now, Map<SkuId, Long> epochs) {
-        OrderDecision.ToExpire decided = decide(order, () -> orders.expire(order, now), epochs);
+        OrderDecision.ToExpire decided = decisions.decide(order, () -> orders.expire(order, now), epochs);
         if (decided instanceof OrderDecision.Stuck) {
             // Left half-way by a caller that died: the database (which the sweeper has brought up to
             // date with whatever that caller left in the outbox) says what the order is.
@@ -235,60 +237,6 @@ final class HotSettlements {
         }
         orders.finish(order, ReservationState.EXPIRED, now);
         return true;
-    }
-
-    /**
-     * Asks the order record to decide; a record that is missing, or whose lines were recorded under
-     * other epochs than those that own the SKUs now, is first replaced by the database's copy.
-     */
-    private <D extends OrderDecision> D decide(OrderId order, Supplier<D> decision, Map<SkuId, Long> epochs) {
-        D decided = decision.get();
-        if (decided instanceof OrderDecision.Foreign) {
-            // Made under another Redis history (a failover or restart since): the lost history may have
-            // moved the order on. The database's copy replaces it (or it goes, if the database has none).
-            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-            decided = decision.get();
-            if (decided instanceof OrderDecision.Foreign) {
-                throw rewrittenYetForeign(order);
-            }
-        }
-        if (decided instanceof OrderDecision.Tombstone) {
-            // A cancel that found no record wrote a tombstone; unless the database has the order.
-            Optional<ReservationView> known = loader.order(order);
-            if (known.isEmpty() || known.get().isTombstone()) {
-                return decided;
-            }
-            loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-            return decision.get();
-        }
-        boolean stale = false;
-        if (decided instanceof OrderDecision.Recorded recorded) {
-            stale = !current(recorded.recorded(), epochs);
-            if (!stale && HotOrders.epochs(recorded.recorded()).isEmpty()) {
-                // No line of it was reserved here: a reservation still opening, one an attempt that died
-                // left behind, or a tombstone. If the database has the order, it was made (and maybe
-                // settled) on the database path since, and this record is not the truth of it.
-                Optional<ReservationView> known = loader.order(order);
-                stale = known.isPresent() && !known.get().isTombstone();
-            }
-        }
-        if (!(decided instanceof OrderDecision.NoRecord) && !stale) {
-            return decided;
-        }
-        Optional<ReservationView> known = loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-        return known.isPresent() ? decision.get() : decided;
-    }
-
-    /** decide() rewrites a record of another Redis history from the database: it never answers FOREIGN after. */
-    private static IllegalStateException rewrittenYetForeign(OrderId order) {
-        return new IllegalStateException("order.lua answered FOREIGN for order " + order
-                + " after its record was rewritten");
-    }
-
-    /** Whether every line was recorded under the epoch that owns its SKU now. */
-    private static boolean current(String recorded, Map<SkuId, Long> epochs) {
-        return HotOrders.epochs(recorded).entrySet().stream()
-                .allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
     }
 
     /** Runs a line step; a line record of another epoch is replaced by the database's and tried again. */

@@ -26,7 +26,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,8 +49,6 @@ final class RedisStockLedger implements StockLedger {
     /** When a reservation refused because of the journal's backlog may be tried again. */
     private static final Duration BACKLOG_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Caller EXPIRY = new Caller(new Actor(Actor.Kind.SYSTEM, "expiry"), null);
-    private static final String SHORT_OF_REPLICAS = "Redis has fewer replicas than stockguard.redis.wait-replicas "
-            + "asks for";
     /** Routing passes per request: a pass that finds an owner changed starts again. */
     private static final int PASSES_MAX = 3;
 
@@ -71,6 +68,8 @@ final class RedisStockLedger implements StockLedger {
     private final StoredViews storedViews;
     private final ApplicationEventPublisher events;
     private final ReplicaAcknowledgement replicas;
+    private final RequestRouter router;
+    private final LostWrites lostWrites;
 
     RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
             StockLedger database, HotStoreSource source, OwnershipView view, HandOver handOver, RedisGateway redis,
@@ -91,6 +90,8 @@ final class RedisStockLedger implements StockLedger {
         this.journalBehind = journalBehind;
         this.journal = journal;
         this.storedViews = new StoredViews(database::stock);
+        this.router = new RequestRouter(redis, view, handOver, replicas, journalBehind);
+        this.lostWrites = new LostWrites(redis, source, events, clock);
     }
 
     @Override
@@ -286,13 +287,15 @@ final class RedisStockLedger implements StockLedger {
     private <T> T served(String operation, List<SkuId> skus, Function<Map<SkuId, Long>, T> hot,
             java.util.function.Supplier<T> fallback) {
         for (int pass = 1; ; pass++) {
-            Route route = route(skus);
+            RequestRouter.Route route = router.route(skus);
             try {
                 return switch (route) {
-                    case Route.Hot h -> count(operation, "redis", degradeIfShortOfReplicas(h, hot.apply(h.epochs())));
+                    case RequestRouter.Route.Hot h -> count(operation, "redis",
+                            router.degradeIfShortOfReplicas(h, hot.apply(h.epochs())));
                     // Unknown SKUs (answered 404) and orders nobody knows are not a fallback.
-                    case Route.Database d -> count(operation, d.owned() ? "database" : "none", fallback.get());
-                    case Route.Wait w -> {
+                    case RequestRouter.Route.Database d ->
+                            count(operation, d.owned() ? "database" : "none", fallback.get());
+                    case RequestRouter.Route.Wait w -> {
                         @SuppressWarnings("unchecked")
                         T refused = (T) new Refusal.Unavailable(false, w.why());
                         yield refused;
@@ -302,7 +305,7 @@ final class RedisStockLedger implements StockLedger {
                 log.info("{}: {}; taking it over", operation, stale.getMessage());
                 handOver.takeOver(stale.skuId(), stale.epoch(), stale.getMessage());
                 if (stale.otherHistory()) {
-                    tellLostWrites(stale.skuId(), stale.epoch());
+                    lostWrites.tell(stale.skuId(), stale.epoch());
                 }
                 if (stale.lostWrites()) {
                     // The post-mortem's worst incident, found by a request rather than the probe:
@@ -316,7 +319,7 @@ final class RedisStockLedger implements StockLedger {
                 // The database path met a SKU that changed hands since this instance looked.
                 view.reread(moved.skuId());
             } catch (RedisGateway.HotStoreUnavailable failed) {
-                if (!(route instanceof Route.Hot)) {
+                if (!(route instanceof RequestRouter.Route.Hot)) {
                     throw failed;
                 }
                 @SuppressWarnings("unchecked")
@@ -331,118 +334,6 @@ final class RedisStockLedger implements StockLedger {
                 T busy = (T) new Refusal.Unavailable(false, "SKUs " + skus + " are changing hands; retry");
                 return busy;
             }
-        }
-    }
-
-    /**
-     * After a failover or restart, whether the old copy of the SKU had lost acknowledged writes:
-     * the database applied a change of its epoch with a sequence the copy never reached. Nothing
-     * was sold from the copy (the history fence), but people must hear that Redis lost writes it had
-     * acknowledged, at the level of the probe's regression alert. With Kafka the database may not
-     * have applied them yet; the probe, which compares later, tells then.
-     */
-    private void tellLostWrites(SkuId sku, long epoch) {
-        try {
-            Reply copy = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
-                    Keys.outbox(sku)), List.of("ANY_HISTORY")));
-            if (!copy.is("OK") || copy.number(1) != epoch) {
-                return;
-            }
-            Map<Integer, Long> applied = source.appliedSequences(sku, epoch);
-            int buckets = (int) copy.number(3);
-            long lost = 0;
-            for (int b = 0; b < buckets; b++) {
-                lost += Math.max(0, applied.getOrDefault(b, 0L) - copy.number(5 + b * 5 + 4));
-            }
-            if (lost > 0) {
-                String why = "SKU " + sku + " at epoch " + epoch + ": the Redis copy a failover or restart left behind "
-                        + "lacks " + lost + " acknowledged change(s) the database applied; nothing was sold from it";
-                log.error("{}: the database sells the SKU until it is reloaded", why);
-                events.publishEvent(new io.stockguard.journal.HotStoreLostWrites(sku, epoch, why, clock.instant()));
-            }
-        } catch (RedisGateway.HotStoreUnavailable | org.springframework.dao.DataAccessException e) {
-            log.debug("SKU {}: whether its old copy lost writes is not known: {}", sku, e.getMessage());
-        }
-    }
-
-    /** Where a request goes: the hot store at these epochs, the database, or nowhere yet. */
-    private sealed interface Route {
-        record Hot(Map<SkuId, Long> epochs) implements Route {
-        }
-
-        /** @param owned at least one of the SKUs is one the database owns (not merely unknown) */
-        record Database(boolean owned) implements Route {
-        }
-
-        record Wait(String why) implements Route {
-        }
-    }
-
-    private Route route(List<SkuId> skus) {
-        boolean redisUp = redis.reachable();
-        if (skus.isEmpty()) {
-            // An order nobody knows (a cancel before its reserve): the hot store keeps the
-            // tombstone where a later reservation looks first, and the database a copy of it.
-            if (redisUp) {
-                return new Route.Hot(Map.of());
-            }
-            // With Kafka the database cannot keep it alone: the hot store, back, would not see it and
-            // sell the order (I7), and the database, learning of that sale later, would apply it onto
-            // its tombstone. Nor does it know every order the hot store acknowledged. The synchronous
-            // journal refuses such a sale itself, so there the database may answer.
-            return journalBehind ? new Route.Wait("Redis is unreachable, and an order the database does not know "
-                    + "may be one the hot store holds, or will be asked to; retry once Redis is back")
-                    : new Route.Database(false);
-        }
-        Map<SkuId, Long> epochs = new LinkedHashMap<>();
-        int owned = 0;
-        for (SkuId sku : skus) {
-            Optional<Ownership> owner = redisUp ? ensureHot(sku) : view.get(sku);
-            if (owner.isEmpty()) {
-                continue;
-            }
-            if (owner.get() instanceof Ownership.Hot h && (!redisUp || replicas.missing())) {
-                owner = handOver.takeOver(sku, h.epoch(), redisUp ? SHORT_OF_REPLICAS : "Redis is unavailable");
-            }
-            if (owner.orElseThrow() instanceof Ownership.Draining) {
-                owner = handOver.finish(sku);
-            }
-            switch (owner.orElseThrow()) {
-                case Ownership.Hot h -> epochs.put(sku, h.epoch());
-                case Ownership.Database d -> owned++;
-                case Ownership.Draining d -> {
-                    return new Route.Wait("SKU " + sku + " is being handed over from the hot store of epoch "
-                            + d.epoch() + " (within " + handOver.handOverTime().toSeconds() + " s)");
-                }
-            }
-        }
-        if (epochs.isEmpty()) {
-            return new Route.Database(owned > 0);
-        }
-        if (owned > 0) {
-            // Some SKUs are the hot store's and some the database's: Redis failed to load them.
-            return new Route.Wait("the SKUs " + skus + " are owned by different stores right now");
-        }
-        return new Route.Hot(epochs);
-    }
-
-    /**
-     * Hands the request's SKUs to the database when a replica wait came back short during it: the
-     * answer stands, and the next requests are sold by the database until Redis has its replicas.
-     */
-    private <T> T degradeIfShortOfReplicas(Route.Hot route, T outcome) {
-        if (replicas.missing()) {
-            route.epochs().forEach((sku, epoch) -> handOver.takeOver(sku, epoch, SHORT_OF_REPLICAS));
-        }
-        return outcome;
-    }
-
-    /** The SKU's owner after loading it into the hot store if the database owned it (and the load worked). */
-    private Optional<Ownership> ensureHot(SkuId sku) {
-        try {
-            return handOver.ensureHot(sku);
-        } catch (RedisGateway.HotStoreUnavailable e) {
-            return view.get(sku);
         }
     }
 
