@@ -94,8 +94,7 @@ final class AbandonedReservations {
             return new Refusal.Unavailable(false, "the database refused order " + order + " and does not have it");
         }
         return switch (stored.get().state()) {
-            case CANCELLED -> new Refusal.OrderCancelled(order);
-            case EXPIRED -> new Refusal.OrderExpired(order);
+            case CANCELLED, EXPIRED -> Refusal.movedOn(order, stored.get().state());
             case RESERVED, CONFIRMED -> new ReservationOutcome.Reserved(stored.get(), true);
         };
     }

@@ -200,9 +200,7 @@ final class HotSettlements {
             // and it is the truth of the order now.
             return switch (stored.get().state()) {
                 case RESERVED -> null;
-                case CONFIRMED -> new Refusal.OrderConfirmed(order);
-                case CANCELLED -> new Refusal.OrderCancelled(order);
-                case EXPIRED -> new Refusal.OrderExpired(order);
+                case CONFIRMED, CANCELLED, EXPIRED -> Refusal.movedOn(order, stored.get().state());
             };
         } catch (DataAccessException | TransactionException e) {
             log.warn("the extension of order {} is made in Redis but not recorded in the database: {}", order,

@@ -218,8 +218,7 @@ final class JdbcStockLedger implements StockLedger {
         ReservationRows.Header existing = reservations.find(command.orderId()).orElseThrow(
                 () -> new ConcurrencyFailureException("order " + command.orderId() + " vanished between insert and read"));
         return switch (existing.state()) {
-            case CANCELLED -> new Refusal.OrderCancelled(command.orderId());
-            case EXPIRED -> new Refusal.OrderExpired(command.orderId());
+            case CANCELLED, EXPIRED -> Refusal.movedOn(command.orderId(), existing.state());
             case RESERVED, CONFIRMED -> existing.fingerprint().equals(command.fingerprint())
                     ? new ReservationOutcome.Reserved(existing.view(reservations.lines(command.orderId())), true)
                     : new Refusal.IdempotencyConflict("order " + command.orderId());
@@ -237,8 +236,7 @@ final class JdbcStockLedger implements StockLedger {
             ReservationRows.Header header = found.get();
             return switch (header.state()) {
                 case CONFIRMED -> new OrderOutcome.Updated(header.view(reservations.lines(orderId)), true);
-                case CANCELLED -> new Refusal.OrderCancelled(orderId);
-                case EXPIRED -> new Refusal.OrderExpired(orderId);
+                case CANCELLED, EXPIRED -> Refusal.movedOn(orderId, header.state());
                 case RESERVED -> {
                     if (!header.expiresAt().isAfter(now)) {
                         expireLocked(header, now);
@@ -284,9 +282,7 @@ final class JdbcStockLedger implements StockLedger {
             }
             ReservationRows.Header header = found.get();
             return switch (header.state()) {
-                case CONFIRMED -> new Refusal.OrderConfirmed(orderId);
-                case CANCELLED -> new Refusal.OrderCancelled(orderId);
-                case EXPIRED -> new Refusal.OrderExpired(orderId);
+                case CONFIRMED, CANCELLED, EXPIRED -> Refusal.movedOn(orderId, header.state());
                 case RESERVED -> {
                     if (!header.expiresAt().isAfter(now)) {
                         expireLocked(header, now);

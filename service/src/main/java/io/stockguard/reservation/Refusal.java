@@ -24,6 +24,22 @@ public sealed interface Refusal extends ReservationOutcome, OrderOutcome, StockC
         return Map.of();
     }
 
+    /**
+     * The refusal an order that has moved on to {@code state} gives an operation that needs it still
+     * held: the one mapping of an order's state to a refusal, for every store.
+     *
+     * @throws IllegalArgumentException for RESERVED: a held order is refused for other reasons, or not at all
+     */
+    static Refusal movedOn(OrderId order, ReservationState state) {
+        return switch (state) {
+            case CONFIRMED -> new OrderConfirmed(order);
+            case CANCELLED -> new OrderCancelled(order);
+            case EXPIRED -> new OrderExpired(order);
+            case RESERVED -> throw new IllegalArgumentException("order " + order + " is held: its state refuses "
+                    + "nothing");
+        };
+    }
+
     record InsufficientStock(SkuId skuId, long requested, long available) implements Refusal {
         public ProblemCode code() {
             return ProblemCode.INSUFFICIENT_STOCK;

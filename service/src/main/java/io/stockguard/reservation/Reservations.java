@@ -66,9 +66,7 @@ public class Reservations {
             return switch (order.state()) {
                 case RESERVED -> new Refusal.ExtensionLimit(order.orderId(), order.expiresAt(), order.extensions(),
                         true);
-                case CONFIRMED -> new Refusal.OrderConfirmed(order.orderId());
-                case CANCELLED -> new Refusal.OrderCancelled(order.orderId());
-                case EXPIRED -> new Refusal.OrderExpired(order.orderId());
+                case CONFIRMED, CANCELLED, EXPIRED -> Refusal.movedOn(order.orderId(), order.state());
             };
         }
         return measured("extend", () -> ledger.extend(extension));

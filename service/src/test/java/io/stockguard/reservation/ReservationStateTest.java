@@ -2,7 +2,9 @@ package io.stockguard.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.stockguard.platform.ProblemCode;
 import io.stockguard.reservation.ReservationState.Settlement;
+import io.stockguard.stock.OrderId;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,5 +40,26 @@ class ReservationStateTest {
     void holdsStockOnlyWhileReservedOrConfirmed(ReservationState state, Settlement unused, ReservationState ignored) {
         assertThat(state.holdsStock()).isEqualTo(state == ReservationState.RESERVED
                 || state == ReservationState.CONFIRMED);
+    }
+
+    static Stream<Arguments> refusals() {
+        return Stream.of(
+                Arguments.of(ReservationState.CONFIRMED, ProblemCode.ORDER_CONFIRMED),
+                Arguments.of(ReservationState.CANCELLED, ProblemCode.ORDER_CANCELLED),
+                Arguments.of(ReservationState.EXPIRED, ProblemCode.ORDER_EXPIRED));
+    }
+
+    @ParameterizedTest(name = "an order {0} refuses with {1}")
+    @MethodSource("refusals")
+    void anOrderThatMovedOnRefusesWithItsState(ReservationState state, ProblemCode code) {
+        Refusal refusal = Refusal.movedOn(OrderId.of("o-1"), state);
+        assertThat(refusal.code()).isEqualTo(code);
+        assertThat(refusal.detail()).contains("o-1");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aHeldOrderHasNoRefusalForItsState() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Refusal.movedOn(OrderId.of("o-1"), ReservationState.RESERVED));
     }
 }
