@@ -83,7 +83,7 @@ final class HalfWayOrders {
         try {
             beforeSettling.run();
             List<HotLines.HeldLine> held = new ArrayList<>();
-            List<StockLine> asked = HotOrders.decode(claimed.lines());
+            List<StockLine> asked = RecordedLines.decode(claimed.lines());
             for (StockLine line : asked) {
                 lines.read(order, line.skuId()).filter(HotLines.HeldLine::held).ifPresent(held::add);
             }

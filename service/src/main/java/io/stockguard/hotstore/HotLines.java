@@ -146,7 +146,7 @@ final class HotLines {
             String fingerprint, Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer,
             boolean databaseAsked) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
-                Integer.toString(home), commit ? "1" : "0", HotOrders.millis(now), HotOrders.millis(holdEnds),
+                Integer.toString(home), commit ? "1" : "0", RecordedLines.millis(now), RecordedLines.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
                 Long.toString(properties.lineLifetime().toSeconds()), Integer.toString(properties.outboxMax()),
                 Long.toString(epoch), customer == null ? "" : customer.value(), databaseAsked ? "1" : ""));
@@ -191,7 +191,7 @@ final class HotLines {
 
     LineStep.ToConfirm confirm(OrderId order, SkuId sku, Instant now, Caller caller, long epoch) {
         Reply reply = new Reply(redis.run(Script.CONFIRM, Keys.reserveKeys(sku, order), List.of(order.value(),
-                HotOrders.millis(now), trace(caller), caller.actor().toString(),
+                RecordedLines.millis(now), trace(caller), caller.actor().toString(),
                 Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(), Long.toString(epoch))));
         return reply.is("OK") ? new LineStep.Moved(confirmed(reply, order, sku, now, caller))
                 : LineStep.confirmRefusal(reply);
@@ -209,7 +209,7 @@ final class HotLines {
     /** Runs release.lua: {@code how} is CANCEL, EXPIRE, UNRESERVE or DISCARD (with the reservation's entries). */
     LineStep.ToRelease release(OrderId order, SkuId sku, String how, Instant now, Caller caller, long epoch,
             List<String> entries) {
-        List<String> arguments = new ArrayList<>(List.of(order.value(), how, HotOrders.millis(now), trace(caller),
+        List<String> arguments = new ArrayList<>(List.of(order.value(), how, RecordedLines.millis(now), trace(caller),
                 caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()), EventIds.next(),
                 Long.toString(epoch)));
         arguments.addAll(entries);
@@ -234,7 +234,7 @@ final class HotLines {
     StockReply stock(SkuId sku, StockOp op, boolean set, long amount, String requestId, String fingerprint,
             Instant now, Caller caller, long epoch, int bucketCount) {
         List<String> arguments = new ArrayList<>(List.of(op.name(), set ? "SET" : "DELTA", Long.toString(amount),
-                requestId == null ? "" : requestId, fingerprint, Long.toString(epoch), HotOrders.millis(now),
+                requestId == null ? "" : requestId, fingerprint, Long.toString(epoch), RecordedLines.millis(now),
                 trace(caller), caller.actor().toString(), Long.toString(properties.lineLifetime().toSeconds()),
                 Integer.toString(properties.outboxMax())));
         for (int i = 0; i < bucketCount; i++) {

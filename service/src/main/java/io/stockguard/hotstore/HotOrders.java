@@ -1,5 +1,11 @@
 package io.stockguard.hotstore;
 
+import static io.stockguard.hotstore.RecordedLines.encode;
+import static io.stockguard.hotstore.RecordedLines.encodeWithBuckets;
+import static io.stockguard.hotstore.RecordedLines.instant;
+import static io.stockguard.hotstore.RecordedLines.millis;
+
+
 import io.stockguard.reservation.ReservationState;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.ReservedLine;
@@ -187,88 +193,6 @@ final class HotOrders {
         List<String> arguments = new ArrayList<>(List.of(operation, millis(now)));
         arguments.addAll(List.of(rest));
         return new Reply(redis.run(Script.ORDER, List.of(Keys.order(order)), arguments));
-    }
-
-    static String encode(List<StockLine> lines) {
-        StringBuilder text = new StringBuilder();
-        for (StockLine line : lines) {
-            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty());
-        }
-        return text.toString();
-    }
-
-    static String encodeWithBuckets(List<ReservedLine> lines, Map<SkuId, Long> epochs) {
-        StringBuilder text = new StringBuilder();
-        for (ReservedLine line : lines) {
-            text.append(text.isEmpty() ? "" : ";").append(line.skuId().value()).append('|').append(line.qty())
-                    .append('|').append(line.bucket()).append('|').append(epochs.getOrDefault(line.skuId(), 0L));
-        }
-        return text.toString();
-    }
-
-    /**
-     * The epoch each line of a closed order was recorded under, from "sku|qty|bucket|epoch;…"; a
-     * line recorded without one (or not yet closed) reads as epoch 0, which no hot store has.
-     */
-    static Map<SkuId, Long> epochs(String text) {
-        Map<SkuId, Long> epochs = new java.util.LinkedHashMap<>();
-        if (text == null || text.isEmpty()) {
-            return epochs;
-        }
-        for (String part : text.split(";")) {
-            String[] fields = part.split("\\|");
-            epochs.put(SkuId.of(fields[0]), fields.length > 3 ? Long.parseLong(fields[3]) : 0L);
-        }
-        return epochs;
-    }
-
-    /** Lines "sku|qty;…" as stored by OPEN. */
-    static List<StockLine> decode(String text) {
-        List<StockLine> lines = new ArrayList<>();
-        if (text == null || text.isEmpty()) {
-            return lines;
-        }
-        for (String part : text.split(";")) {
-            String[] fields = part.split("\\|");
-            lines.add(new StockLine(SkuId.of(fields[0]), Integer.parseInt(fields[1])));
-        }
-        return lines;
-    }
-
-    /** Lines "sku|qty|bucket|epoch;…" as stored by CLOSE. */
-    static List<ReservedLine> decodeWithBuckets(String text) {
-        List<ReservedLine> lines = new ArrayList<>();
-        if (text == null || text.isEmpty()) {
-            return lines;
-        }
-        for (String part : text.split(";")) {
-            String[] fields = part.split("\\|");
-            lines.add(new ReservedLine(SkuId.of(fields[0]), Integer.parseInt(fields[1]), Integer.parseInt(fields[2])));
-        }
-        return lines;
-    }
-
-    /**
-     * An order record's state as the API names it. The transitional states name where the order is
-     * going: a confirm or cancel in progress has already been decided.
-     */
-    static ReservationState state(String recorded) {
-        return switch (recorded) {
-            case "OPENING", "RESERVED" -> ReservationState.RESERVED;
-            case "CONFIRMING", "CONFIRMED" -> ReservationState.CONFIRMED;
-            case "CANCELLING", "CANCELLED" -> ReservationState.CANCELLED;
-            case "EXPIRING", "EXPIRED" -> ReservationState.EXPIRED;
-            default -> throw new IllegalStateException("unknown order record state " + recorded);
-        };
-    }
-
-    static String millis(Instant instant) {
-        return instant == null ? "0" : Long.toString(instant.toEpochMilli());
-    }
-
-    static Instant instant(String millis) {
-        long value = millis == null || millis.isEmpty() ? 0 : Long.parseLong(millis);
-        return value == 0 ? null : Instant.ofEpochMilli(value);
     }
 
     private static String nullToEmpty(String value) {

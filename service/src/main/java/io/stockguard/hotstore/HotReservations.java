@@ -175,7 +175,7 @@ final class HotReservations {
 
     /** Whether a replayed record's lines were all recorded under the epochs that own their SKUs now. */
     private static boolean current(OpenReply.Done done, Map<SkuId, Long> epochs) {
-        Map<SkuId, Long> recorded = HotOrders.epochs(done.recorded());
+        Map<SkuId, Long> recorded = RecordedLines.epochs(done.recorded());
         return recorded.entrySet().stream().allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
     }
 
@@ -344,9 +344,9 @@ final class HotReservations {
     /** A retry's answer; the customer is the command's, since a retry for another would not be a replay. */
     private ReservationOutcome replay(ReserveCommand command, OpenReply.Done done) {
         OrderId order = command.orderId();
-        ReservationState state = HotOrders.state(done.state());
+        ReservationState state = RecordedLines.state(done.state());
         return new ReservationOutcome.Reserved(new ReservationView(order, state,
-                HotOrders.decodeWithBuckets(done.recorded()), done.createdAt(), done.holdEndsAt(), null, null,
+                RecordedLines.decodeWithBuckets(done.recorded()), done.createdAt(), done.holdEndsAt(), null, null,
                 done.traceId(), done.extensions(), command.customerId()), true);
     }
 

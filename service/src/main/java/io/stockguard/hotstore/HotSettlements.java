@@ -86,7 +86,7 @@ final class HotSettlements {
         }
         List<HotLines.Change> changes = new ArrayList<>();
         boolean madeNow = false;
-        for (StockLine line : HotOrders.decode(go.lines())) {
+        for (StockLine line : RecordedLines.decode(go.lines())) {
             long epoch = epochOf(epochs, line.skuId());
             LineStep.ToConfirm step = onLine(order, line.skuId(), epoch,
                     () -> lines.confirm(order, line.skuId(), now, caller, epoch));
@@ -168,7 +168,7 @@ final class HotSettlements {
         }
         if (extended.extensions() > 0) {
             // Recorded on a retry too: the attempt that extended the hold may have died before this.
-            List<SkuId> skus = HotOrders.decodeWithBuckets(extended.recorded()).stream().map(ReservedLine::skuId)
+            List<SkuId> skus = RecordedLines.decodeWithBuckets(extended.recorded()).stream().map(ReservedLine::skuId)
                     .toList();
             Refusal unrecorded = recordExtension(order, Instant.ofEpochMilli(extended.holdEndsMillis()),
                     extended.extensions(), extension.caller(), now, skus);
@@ -222,7 +222,7 @@ final class HotSettlements {
                 && notDue.extensions() > 0 && notDue.holdEndsMillis() > now.toEpochMilli()) {
             // The database thought the hold over: an extension it never heard of (its caller was told
             // "outcome unknown" and did not retry). Recorded now, the sweeper stops coming back.
-            List<SkuId> skus = HotOrders.decodeWithBuckets(notDue.recorded()).stream().map(ReservedLine::skuId)
+            List<SkuId> skus = RecordedLines.decodeWithBuckets(notDue.recorded()).stream().map(ReservedLine::skuId)
                     .toList();
             recordExtension(order, Instant.ofEpochMilli(notDue.holdEndsMillis()), notDue.extensions(), caller, now,
                     skus);
@@ -255,7 +255,7 @@ final class HotSettlements {
     private OrderOutcome release(OrderId order, String encodedLines, String how, StockOp op, Caller caller,
             Instant now, Map<SkuId, Long> epochs) {
         List<HotLines.Change> changes = new ArrayList<>();
-        for (StockLine line : HotOrders.decode(encodedLines)) {
+        for (StockLine line : RecordedLines.decode(encodedLines)) {
             long epoch = epochOf(epochs, line.skuId());
             LineStep.ToRelease step = onLine(order, line.skuId(), epoch,
                     () -> lines.release(order, line.skuId(), how, now, caller, epoch, List.of()));
@@ -329,7 +329,7 @@ final class HotSettlements {
 
     /** The SKUs of the lines the hot store's record of the order asked for (none without a record). */
     List<SkuId> askedSkus(OrderId order, Instant now) {
-        return orders.get(order, now).map(found -> HotOrders.decode(found.lines()).stream().map(StockLine::skuId)
+        return orders.get(order, now).map(found -> RecordedLines.decode(found.lines()).stream().map(StockLine::skuId)
                 .distinct().toList()).orElse(List.of());
     }
 
@@ -354,7 +354,7 @@ final class HotSettlements {
         if (found.isEmpty() || found.get().state().equals("OPENING")) {
             return Optional.empty();
         }
-        Map<SkuId, Long> recorded = HotOrders.epochs(found.get().recorded());
+        Map<SkuId, Long> recorded = RecordedLines.epochs(found.get().recorded());
         boolean current = !recorded.isEmpty() && recorded.entrySet().stream()
                 .allMatch(line -> line.getValue().equals(owners.apply(line.getKey())));
         return current ? Optional.of(view(order, now)) : Optional.empty();
@@ -367,8 +367,8 @@ final class HotSettlements {
             return loader.order(order).orElseThrow(() -> new IllegalStateException("order " + order + " vanished"));
         }
         HotOrders.OrderRecord found = stored.get();
-        ReservationState state = HotOrders.state(found.state());
-        return new ReservationView(order, state, HotOrders.decodeWithBuckets(found.recorded()), found.createdAt(),
+        ReservationState state = RecordedLines.state(found.state());
+        return new ReservationView(order, state, RecordedLines.decodeWithBuckets(found.recorded()), found.createdAt(),
                 found.holdEndsAt(), null,
                 state == ReservationState.RESERVED || state == ReservationState.CONFIRMED ? null : now,
                 found.traceId(), found.extensions(), CustomerId.ofNullable(found.customer()));

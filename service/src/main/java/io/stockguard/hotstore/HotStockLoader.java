@@ -132,7 +132,7 @@ final class HotStockLoader {
             Optional<HotOrders.OrderRecord> record = orders.get(order, clock.instant());
             Map<SkuId, Long> current = new LinkedHashMap<>();
             if (record.isPresent()) {
-                HotOrders.epochs(record.get().recorded()).keySet()
+                RecordedLines.epochs(record.get().recorded()).keySet()
                         .forEach(sku -> current.put(sku, epochs.applyAsLong(sku)));
             }
             orders.forget(order, current, clock.instant());

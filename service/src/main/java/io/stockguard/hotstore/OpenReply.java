@@ -50,7 +50,8 @@ sealed interface OpenReply {
             case "EXPIRED" -> new Expired();
             case "DONE" -> {
                 String trace = reply.string(4);
-                yield new Done(reply.string(1), HotOrders.instant(reply.string(2)), HotOrders.instant(reply.string(3)),
+                yield new Done(reply.string(1), RecordedLines.instant(reply.string(2)),
+                        RecordedLines.instant(reply.string(3)),
                         trace == null || trace.isEmpty() ? null : trace, reply.string(5),
                         Integer.parseInt(reply.string(6)));
             }

@@ -48,7 +48,7 @@ final class OrderDecisions {
         boolean stale = false;
         if (decided instanceof OrderDecision.Recorded recorded) {
             stale = !current(recorded.recorded(), epochs);
-            if (!stale && HotOrders.epochs(recorded.recorded()).isEmpty()) {
+            if (!stale && RecordedLines.epochs(recorded.recorded()).isEmpty()) {
                 // No line of it was reserved here: a reservation still opening, one an attempt that died
                 // left behind, or a tombstone. If the database has the order, it was made (and maybe
                 // settled) on the database path since, and this record is not the truth of it.
@@ -71,7 +71,7 @@ final class OrderDecisions {
 
     /** Whether every line was recorded under the epoch that owns its SKU now. */
     private static boolean current(String recorded, Map<SkuId, Long> epochs) {
-        return HotOrders.epochs(recorded).entrySet().stream()
+        return RecordedLines.epochs(recorded).entrySet().stream()
                 .allMatch(e -> e.getValue().equals(epochs.get(e.getKey())));
     }
 }
