@@ -2,6 +2,7 @@ package io.stockguard.bench.db;
 
 import io.stockguard.bench.Catalogue;
 import io.stockguard.bench.Contender;
+import io.stockguard.bench.DescribedContender;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.testkit.TestDatabase;
@@ -20,38 +21,18 @@ import java.util.Map;
  * unless a contender loads its own). A contender only says what it is and how a session takes
  * stock.
  */
-abstract class JdbcContender implements Contender {
+abstract class JdbcContender extends DescribedContender {
 
     static final int LOAD_BATCH = 1_000;
 
     protected final TestDatabase database;
     protected final SqlStatements sql;
-    private final String name;
-    private final String description;
-    private final boolean claimsCorrectness;
 
     JdbcContender(TestDatabase database, String name, String description, boolean claimsCorrectness) {
+        super(name, description, claimsCorrectness);
         this.database = database;
-        this.name = name;
-        this.description = description;
-        this.claimsCorrectness = claimsCorrectness;
         this.sql = SqlStatements.load("contenders", database.kind() == TestDatabase.Kind.POSTGRESQL
                 ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL);
-    }
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    @Override
-    public final String description() {
-        return description;
-    }
-
-    @Override
-    public final boolean claimsCorrectness() {
-        return claimsCorrectness;
     }
 
     @Override

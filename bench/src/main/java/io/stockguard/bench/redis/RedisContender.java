@@ -5,6 +5,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.bench.Contender;
+import io.stockguard.bench.DescribedContender;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,36 +15,16 @@ import java.util.Map;
  * Base of the Redis contenders: one counter key per SKU, each client on its own connection (the
  * lock and WATCH techniques need one; the others get the same for a fair comparison).
  */
-abstract class RedisContender implements Contender {
+abstract class RedisContender extends DescribedContender {
 
     private static final int LOAD_BATCH = 1_000;
 
     protected final RedisClient client;
-    private final String name;
-    private final String description;
-    private final boolean claimsCorrectness;
 
     RedisContender(RedisClient client, String name, String description, boolean claimsCorrectness) {
+        super(name, description, claimsCorrectness);
         this.client = client;
-        this.name = name;
-        this.description = description;
-        this.claimsCorrectness = claimsCorrectness;
         client.setDefaultTimeout(Duration.ofSeconds(5));
-    }
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    @Override
-    public final String description() {
-        return description;
-    }
-
-    @Override
-    public final boolean claimsCorrectness() {
-        return claimsCorrectness;
     }
 
     @Override
