@@ -7,8 +7,6 @@ import io.stockguard.reservation.Ownership;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -16,7 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 /** The operator's side of the hot store: preheat, rebuild, snapshot. */
 final class HotStoreOperations implements HotStore {
 
-    private final RedisGateway redis;
+    private final SkuSnapshots snapshots;
     private final HandOver handOver;
     private final Preheater preheater;
     private final AuditLog audit;
@@ -26,7 +24,7 @@ final class HotStoreOperations implements HotStore {
 
     HotStoreOperations(RedisGateway redis, HandOver handOver, Preheater preheater, AuditLog audit,
             TransactionTemplate transactions, HotOrders orders, Clock clock) {
-        this.redis = redis;
+        this.snapshots = new SkuSnapshots(redis);
         this.handOver = handOver;
         this.preheater = preheater;
         this.audit = audit;
@@ -83,31 +81,17 @@ final class HotStoreOperations implements HotStore {
 
     @Override
     public Optional<Snapshot> snapshot(SkuId sku) {
-        return read(sku, false);
+        return snapshots.current(sku) instanceof SkuSnapshots.Read.Found(Snapshot found) ? Optional.of(found)
+                : Optional.empty();
     }
 
     @Override
     public Optional<Snapshot> copyOfAnotherHistory(SkuId sku) {
-        Reply current = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
-                Keys.outbox(sku)), List.of()));
-        boolean otherHistory = NotOwner.of(current).map(NotOwner::otherHistory).orElse(false);
-        return otherHistory ? read(sku, true) : Optional.empty();
-    }
-
-    private Optional<Snapshot> read(SkuId sku, boolean anyHistory) {
-        Reply reply = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
-                Keys.outbox(sku)), anyHistory ? List.of("ANY_HISTORY") : List.of()));
-        if (!reply.is("OK")) {
-            return Optional.empty();
+        if (snapshots.current(sku) instanceof SkuSnapshots.Read.NotHere(NotOwner why) && why.otherHistory()
+                && snapshots.anyHistory(sku) instanceof SkuSnapshots.Read.Found(Snapshot copy)) {
+            return Optional.of(copy);
         }
-        int n = (int) reply.number(3);
-        List<HotBucket> buckets = new ArrayList<>(n);
-        for (int b = 0; b < n; b++) {
-            int base = 5 + b * 5;
-            buckets.add(new HotBucket(b, reply.number(base), reply.number(base + 1), reply.number(base + 2),
-                    reply.number(base + 3), reply.number(base + 4)));
-        }
-        return Optional.of(new Snapshot(sku, reply.number(1), reply.string(2), reply.number(4), buckets));
+        return Optional.empty();
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.stockguard.journal.HotStoreLostWrites;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.stock.SkuId;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,13 +14,13 @@ final class LostWrites {
 
     private static final Logger log = LoggerFactory.getLogger(LostWrites.class);
 
-    private final RedisGateway redis;
+    private final SkuSnapshots snapshots;
     private final HotStoreSource source;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
     LostWrites(RedisGateway redis, HotStoreSource source, ApplicationEventPublisher events, Clock clock) {
-        this.redis = redis;
+        this.snapshots = new SkuSnapshots(redis);
         this.source = source;
         this.events = events;
         this.clock = clock;
@@ -36,16 +35,14 @@ final class LostWrites {
      */
     void tell(SkuId sku, long epoch) {
         try {
-            Reply copy = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
-                    Keys.outbox(sku)), List.of("ANY_HISTORY")));
-            if (!copy.is("OK") || copy.number(1) != epoch) {
+            if (!(snapshots.anyHistory(sku) instanceof SkuSnapshots.Read.Found(HotStore.Snapshot copy))
+                    || copy.epoch() != epoch) {
                 return;
             }
             Map<Integer, Long> applied = source.appliedSequences(sku, epoch);
-            int buckets = (int) copy.number(3);
             long lost = 0;
-            for (int b = 0; b < buckets; b++) {
-                lost += Math.max(0, applied.getOrDefault(b, 0L) - copy.number(5 + b * 5 + 4));
+            for (HotStore.HotBucket bucket : copy.buckets()) {
+                lost += Math.max(0, applied.getOrDefault(bucket.bucket(), 0L) - bucket.sequence());
             }
             if (lost > 0) {
                 String why = "SKU " + sku + " at epoch " + epoch + ": the Redis copy a failover or restart left behind "

@@ -5,6 +5,7 @@ import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
+import io.stockguard.reservation.BucketView;
 import io.stockguard.reservation.HoldExtension;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.OrderOutcome;
@@ -21,6 +22,7 @@ import io.stockguard.reservation.StockCommand;
 import io.stockguard.reservation.StockLedger;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
+import io.stockguard.stock.SkuMode;
 import io.stockguard.stock.StockLine;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,6 +71,7 @@ final class RedisStockLedger implements StockLedger {
     private final ApplicationEventPublisher events;
     private final ReplicaAcknowledgement replicas;
     private final RequestRouter router;
+    private final SkuSnapshots snapshots;
     private final LostWrites lostWrites;
 
     RedisStockLedger(HotReservations reservations, HotSettlements settlements, HotStockChanges stockChanges,
@@ -90,6 +93,7 @@ final class RedisStockLedger implements StockLedger {
         this.journalBehind = journalBehind;
         this.journal = journal;
         this.storedViews = new StoredViews(database::stock);
+        this.snapshots = new SkuSnapshots(redis);
         this.router = new RequestRouter(redis, view, handOver, replicas, journalBehind);
         this.lostWrites = new LostWrites(redis, source, events, clock);
     }
@@ -241,19 +245,12 @@ final class RedisStockLedger implements StockLedger {
     /** The stored view with the hot store's live counters and mode; empty when it does not have the SKU. */
     private Optional<SkuStockView> live(SkuStockView stored) {
         SkuId sku = stored.skuId();
-        Reply snapshot = new Reply(redis.run(Script.SNAPSHOT, List.of(Keys.meta(sku), Keys.buckets(sku),
-                Keys.outbox(sku)), List.of()));
-        if (!snapshot.is("OK")) {
+        if (!(snapshots.current(sku) instanceof SkuSnapshots.Read.Found(HotStore.Snapshot snapshot))) {
             return Optional.empty();
         }
-        int n = (int) snapshot.number(3);
-        List<io.stockguard.reservation.BucketView> buckets = new java.util.ArrayList<>(n);
-        for (int b = 0; b < n; b++) {
-            int base = 5 + b * 5;
-            buckets.add(new io.stockguard.reservation.BucketView(b, snapshot.number(base),
-                    snapshot.number(base + 1), snapshot.number(base + 2)));
-        }
-        return Optional.of(SkuStockView.of(sku, io.stockguard.stock.SkuMode.valueOf(snapshot.string(2)),
+        List<BucketView> buckets = snapshot.buckets().stream()
+                .map(b -> new BucketView(b.bucket(), b.available(), b.reserved(), b.sold())).toList();
+        return Optional.of(SkuStockView.of(sku, SkuMode.valueOf(snapshot.mode()),
                 stored.modeReason(), stored.modeChangedBy(), stored.modeChangedAt(), stored.safetyStock(), buckets,
                 stored.terms()));
     }
