@@ -132,19 +132,19 @@ final class AppliedRows {
         return known;
     }
 
-    Map<ApplyPlan.Stamp, String> stampOwners(QueryPipeline reads, List<StockEvent> events) {
+    Map<Stamp, String> stampOwners(QueryPipeline reads, List<StockEvent> events) {
         List<StockEvent> stamped = events.stream().filter(e -> e.epoch() != null).toList();
-        Map<ApplyPlan.Stamp, String> owners = new HashMap<>();
+        Map<Stamp, String> owners = new HashMap<>();
         if (stamped.isEmpty()) {
             return owners;
         }
-        Set<ApplyPlan.Stamp> wanted = new HashSet<>();
-        stamped.forEach(e -> wanted.add(ApplyPlan.Stamp.of(e)));
+        Set<Stamp> wanted = new HashSet<>();
+        stamped.forEach(e -> wanted.add(Stamp.of(e)));
         Map<String, Object> parameters = Map.of(
                 "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
                 "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList());
         reads.add(sql.get("stampOwners"), parameters, rs -> {
-            ApplyPlan.Stamp stamp = new ApplyPlan.Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
+            Stamp stamp = new Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
                     rs.getLong("epoch"), rs.getLong("bucket_seq"));
             if (wanted.contains(stamp)) {
                 owners.put(stamp, rs.getString("event_id"));
@@ -153,7 +153,7 @@ final class AppliedRows {
         return owners;
     }
 
-    void raiseStamps(List<ApplyPlan.Stamp> stamps) {
+    void raiseStamps(List<Stamp> stamps) {
         jdbc.batchUpdate(sql.get("raiseAppliedStamp"), stamps, Math.max(1, stamps.size()), (ps, stamp) -> {
             ps.setLong(1, stamp.epoch());
             ps.setLong(2, stamp.sequence());
@@ -212,7 +212,7 @@ final class AppliedRows {
         reservations.holds().moveAll(deltas);
     }
 
-    void insertPending(List<ApplyPlan.Wait> waits) {
+    void insertPending(List<Waiting.Wait> waits) {
         int type = dialect == SqlDialect.POSTGRESQL ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP;
         jdbc.batchUpdate(sql.get("insertPending"), waits, Math.max(1, waits.size()), (ps, wait) -> {
             StockEvent e = wait.event();
@@ -263,7 +263,7 @@ final class AppliedRows {
         }
     }
 
-    void insertAnomalies(List<ApplyPlan.Anomaly> anomalies) {
+    void insertAnomalies(List<Anomaly> anomalies) {
         jdbc.batchUpdate(sql.get("insertAnomaly"), anomalies, Math.max(1, anomalies.size()), (ps, a) -> {
             ps.setObject(1, Timestamps.toDatabase(a.at(), dialect));
             ps.setString(2, a.kind());

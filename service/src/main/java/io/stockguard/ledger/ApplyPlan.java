@@ -39,35 +39,6 @@ import java.util.function.Supplier;
  */
 final class ApplyPlan {
 
-    /** A hot-store stamp: the place of an event in one bucket's history. */
-    record Stamp(SkuId skuId, int bucket, long epoch, long sequence) {
-        static Stamp of(StockEvent event) {
-            return new Stamp(event.skuId(), event.bucket(), event.epoch(), event.sequence());
-        }
-
-        boolean after(Stamp other) {
-            return other == null || epoch > other.epoch || (epoch == other.epoch && sequence > other.sequence);
-        }
-    }
-
-    /** Something the database refused, for the anomaly log. */
-    record Anomaly(Instant at, String kind, SkuId skuId, Integer bucket, String eventId, String detail) {
-    }
-
-    /** What a waiting event waits for. */
-    enum Waiting { ORDER, BUCKET }
-
-    /**
-     * An event handed in now, or one that waited for its bucket tried again. A retry's caller was
-     * answered when it first came (it waits), so a rule that would refuse it to its caller lets it
-     * wait on instead.
-     */
-    enum Attempt { FIRST, RETRY }
-
-    /** An event stored as waiting by this plan. */
-    record Wait(StockEvent event, Waiting reason) {
-    }
-
     private final boolean strict;
     private final Map<OrderId, ReservationRows.Header> headers;
     private final Map<OrderId, Map<SkuId, ReservedLine>> lines;
@@ -85,7 +56,7 @@ final class ApplyPlan {
     private final Map<OrderId, ReservationRows.Header> newHeaders = new LinkedHashMap<>();
     private final Set<OrderId> changedHeaders = new LinkedHashSet<>();
     private final Map<OrderId, List<ReservedLine>> newLines = new LinkedHashMap<>();
-    private final Map<String, Wait> newWaits = new LinkedHashMap<>();
+    private final Map<String, Waiting.Wait> newWaits = new LinkedHashMap<>();
     private final List<String> released = new ArrayList<>();
     private final List<Anomaly> anomalies = new ArrayList<>();
     private final Map<String, Stamp> highestStamps = new HashMap<>();
@@ -104,11 +75,8 @@ final class ApplyPlan {
         this.lines = new HashMap<>();
         lines.forEach((order, bySku) -> this.lines.put(order, new HashMap<>(bySku)));
         this.waitingForOrder = new HashMap<>();
-        waitingForOrder.forEach((order, bySku) -> {
-            Map<SkuId, List<StockEvent>> copy = new HashMap<>();
-            bySku.forEach((sku, events) -> copy.put(sku, new ArrayList<>(events)));
-            this.waitingForOrder.put(order, copy);
-        });
+        waitingForOrder.forEach((order, bySku) -> bySku.forEach((sku, events) -> this.waitingForOrder
+                .computeIfAbsent(order, o -> new HashMap<>()).put(sku, new ArrayList<>(events))));
         this.sets = sets;
         duplicates = new EventIdempotency(known);
         wholeOrders = new AllOrNothing(refusedOrders);
@@ -328,7 +296,7 @@ final class ApplyPlan {
 
     /** Stores the event as waiting; one waiting for its order is found by the order's reserve. */
     private void waitFor(StockEvent event, Waiting reason) {
-        newWaits.put(event.eventId(), new Wait(event, reason));
+        newWaits.put(event.eventId(), new Waiting.Wait(event, reason));
         if (reason == Waiting.ORDER) {
             OrderId order = event.orderId();
             waitingForOrder.computeIfAbsent(order, k -> new HashMap<>())
@@ -412,7 +380,7 @@ final class ApplyPlan {
     }
 
     /** Events of this batch that wait, with what they wait for. */
-    List<Wait> newWaits() {
+    List<Waiting.Wait> newWaits() {
         return List.copyOf(newWaits.values());
     }
 

@@ -24,9 +24,9 @@ final class CancelledOrder {
      * @param strict the synchronous journal, whose caller hears the outcome
      */
     static Verdict judge(StockEvent reserve, ReservationRows.Header header,
-            Map<SkuId, List<StockEvent>> waitingOfOrder, boolean strict, ApplyPlan.Attempt attempt) {
+            Map<SkuId, List<StockEvent>> waitingOfOrder, boolean strict, Attempt attempt) {
         if (header == null || header.state() != ReservationState.CANCELLED
-                || attempt == ApplyPlan.Attempt.RETRY) {
+                || attempt == Attempt.RETRY) {
             return Verdict.PASS;
         }
         // The cancel that left the tombstone overtook this very reserve: it waits for it.

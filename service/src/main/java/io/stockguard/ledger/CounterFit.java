@@ -15,15 +15,15 @@ final class CounterFit {
     private CounterFit() {
     }
 
-    static Verdict judge(StockEvent event, BucketSet set, ApplyPlan.Attempt attempt) {
+    static Verdict judge(StockEvent event, BucketSet set, Attempt attempt) {
         if (set.fits(event)) {
             return Verdict.PASS;
         }
         Long hotBase = event.hotBase();
         if (hotBase != null && hotBase == set.base(event.bucket())) {
-            return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.BUCKET);
+            return attempt == Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(Waiting.BUCKET);
         }
-        if (attempt == ApplyPlan.Attempt.RETRY) {
+        if (attempt == Attempt.RETRY) {
             return Verdict.NOT_YET;
         }
         return new Verdict.Refuse(EventOutcome.Reason.WOULD_GO_NEGATIVE, "bucket " + event.bucket()

@@ -15,8 +15,8 @@ final class FrozenSku {
     }
 
     /** @param strict the synchronous journal, whose caller hears the outcome */
-    static Verdict judge(StockEvent reserve, BucketSet set, boolean strict, ApplyPlan.Attempt attempt) {
-        if (strict && attempt == ApplyPlan.Attempt.FIRST && !set.sells()) {
+    static Verdict judge(StockEvent reserve, BucketSet set, boolean strict, Attempt attempt) {
+        if (strict && attempt == Attempt.FIRST && !set.sells()) {
             return new Verdict.Answer(new EventOutcome.Rejected(EventOutcome.Reason.SKU_FROZEN,
                     "SKU " + reserve.skuId() + " is frozen"));
         }

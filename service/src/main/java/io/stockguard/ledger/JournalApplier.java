@@ -128,7 +128,7 @@ final class JournalApplier implements EventApplier {
     private void retryWaiting(ApplyPlan plan, List<StockEvent> stored, List<StockEvent> events,
             List<EventOutcome> outcomes) {
         List<StockEvent> waiting = new ArrayList<>(stored);
-        plan.newWaits().stream().filter(w -> w.reason() == ApplyPlan.Waiting.BUCKET).map(ApplyPlan.Wait::event)
+        plan.newWaits().stream().filter(w -> w.reason() == Waiting.BUCKET).map(Waiting.Wait::event)
                 .forEach(waiting::add);
         if (waiting.isEmpty()) {
             return;

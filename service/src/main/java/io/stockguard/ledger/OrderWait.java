@@ -17,11 +17,11 @@ final class OrderWait {
     }
 
     /** @param line the line the settlement settles, or null when its reserve has not applied */
-    static Verdict judge(ReservedLine line, ApplyPlan.Attempt attempt) {
+    static Verdict judge(ReservedLine line, Attempt attempt) {
         if (line != null) {
             return Verdict.PASS;
         }
-        return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.ORDER);
+        return attempt == Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(Waiting.ORDER);
     }
 
     /**
@@ -33,11 +33,11 @@ final class OrderWait {
      *
      * @param lineSold whether the database has applied the line's confirm
      */
-    static Verdict judgeSale(StockEvent settlement, boolean lineSold, ApplyPlan.Attempt attempt) {
+    static Verdict judgeSale(StockEvent settlement, boolean lineSold, Attempt attempt) {
         if (!cancelsASale(settlement) || lineSold) {
             return Verdict.PASS;
         }
-        return attempt == ApplyPlan.Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(ApplyPlan.Waiting.ORDER);
+        return attempt == Attempt.RETRY ? Verdict.NOT_YET : new Verdict.Wait(Waiting.ORDER);
     }
 
     /** A cancel that returns sold units: the hot store cancelled the line after its sale. */

@@ -21,7 +21,7 @@ final class SettlementRule {
     }
 
     /** @param header the order's row, or null */
-    static Verdict judge(StockEvent settlement, ReservationRows.Header header, ApplyPlan.Attempt attempt) {
+    static Verdict judge(StockEvent settlement, ReservationRows.Header header, Attempt attempt) {
         return judge(settlement, header, attempt, false);
     }
 
@@ -30,7 +30,7 @@ final class SettlementRule {
      *     for it: the line was sold, whatever the order's row says (it may be the tombstone that
      *     cancel left when it overtook the reservation itself)
      */
-    static Verdict judge(StockEvent settlement, ReservationRows.Header header, ApplyPlan.Attempt attempt,
+    static Verdict judge(StockEvent settlement, ReservationRows.Header header, Attempt attempt,
             boolean saleCancelWaits) {
         ReservationState.Settlement kind = of(settlement.op());
         if (header == null || header.state().after(kind).isPresent() || header.state() == kind.target()
@@ -39,7 +39,7 @@ final class SettlementRule {
                         && header.state() == ReservationState.CANCELLED)) {
             return Verdict.PASS;
         }
-        if (attempt == ApplyPlan.Attempt.RETRY) {
+        if (attempt == Attempt.RETRY) {
             return Verdict.NOT_YET;
         }
         return new Verdict.Refuse(EventOutcome.Reason.INVALID_TRANSITION, "order " + settlement.orderId() + " is "

@@ -13,10 +13,10 @@ import java.util.Map;
 final class StampClaims {
 
     /** The holder of each stamp: those in the database, and those this batch claimed. */
-    private final Map<ApplyPlan.Stamp, String> holders;
+    private final Map<Stamp, String> holders;
 
     /** @param holders the events already holding the stamps of the batch's events */
-    StampClaims(Map<ApplyPlan.Stamp, String> holders) {
+    StampClaims(Map<Stamp, String> holders) {
         this.holders = new HashMap<>(holders);
     }
 
@@ -25,7 +25,7 @@ final class StampClaims {
         if (event.epoch() == null) {
             return Verdict.PASS;
         }
-        ApplyPlan.Stamp stamp = ApplyPlan.Stamp.of(event);
+        Stamp stamp = Stamp.of(event);
         String holder = holders.putIfAbsent(stamp, event.eventId());
         if (holder != null && !holder.equals(event.eventId())) {
             return new Verdict.Refuse(EventOutcome.Reason.REGRESSION, "stamp " + stamp.epoch() + "/"

@@ -30,7 +30,7 @@ sealed interface Verdict {
     }
 
     /** Cannot apply yet, and nothing is wrong: the event is stored as waiting for {@code reason}. */
-    record Wait(ApplyPlan.Waiting reason) implements Verdict {
+    record Wait(Waiting reason) implements Verdict {
     }
 
     /**

@@ -121,7 +121,7 @@ class ApplyPlanOwnershipTest {
             assertThat(List.of(first, second)).allSatisfy(outcome -> assertFenced(outcome));
             assertThat(plan.applied()).isEmpty();
             assertThat(plan.sets().get(A).changes()).isEmpty();
-            assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("FENCED", "FENCED");
+            assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("FENCED", "FENCED");
         }
     }
 
@@ -156,7 +156,7 @@ class ApplyPlanOwnershipTest {
         assertFenced(plan.decide(lineB));
         assertThat(plan.decide(otherOrder)).isEqualTo(EventOutcome.Settled.APPLIED);
         assertThat(plan.applied()).extracting(StockEvent::eventId).containsExactly("e3");
-        assertThat(plan.anomalies()).as("the anomaly is the fenced line's alone").extracting(ApplyPlan.Anomaly::eventId)
+        assertThat(plan.anomalies()).as("the anomaly is the fenced line's alone").extracting(Anomaly::eventId)
                 .containsExactly("e2");
         assertThat(plan.newLines()).containsOnlyKeys(OrderId.of("o2"));
     }
@@ -197,7 +197,7 @@ class ApplyPlanOwnershipTest {
             assertThat(plan.applied()).isEmpty();
             assertThat(plan.sets().get(A).changes()).isEmpty();
             assertThat(plan.changedHeaders()).isEmpty();
-            assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("INVALID_TRANSITION");
+            assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("INVALID_TRANSITION");
         }
     }
 
@@ -352,20 +352,20 @@ class ApplyPlanOwnershipTest {
     @Test
     void hypothesis11AReissuedStampOfAReserveAlreadyAppliedIsARegressionNotARepeat() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).order("o1", ReservationState.RESERVED, A)
-                .appliedOrderOp("o1|" + A.value() + "|RESERVE").stamp(new ApplyPlan.Stamp(A, 0, 3, 1), "e-lost");
+                .appliedOrderOp("o1|" + A.value() + "|RESERVE").stamp(new Stamp(A, 0, 3, 1), "e-lost");
         StockEvent retry = reserve("e-retry", A, "o1", 2, 3, 1);
 
         ApplyPlan plan = given.plan(retry);
 
         assertRejected(plan.decide(retry), EventOutcome.Reason.REGRESSION);
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("REGRESSION");
+        assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("REGRESSION");
         assertThat(plan.applied()).isEmpty();
     }
 
     @Test
     void aReserveAlreadyAppliedUnderAFreshStampIsARepeatedOperation() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).appliedOrderOp("o1|" + A.value() + "|RESERVE")
-                .stamp(new ApplyPlan.Stamp(A, 0, 3, 1), "e-first");
+                .stamp(new Stamp(A, 0, 3, 1), "e-first");
         StockEvent again = reserve("e-again", A, "o1", 2, 3, 2);
 
         ApplyPlan plan = given.plan(again);
@@ -377,7 +377,7 @@ class ApplyPlanOwnershipTest {
     @Test
     void theSameEventAgainIsADuplicateNotARegression() {
         Given given = new Given().sku(A, new Ownership.Hot(3)).known("e1")
-                .stamp(new ApplyPlan.Stamp(A, 0, 3, 1), "e1");
+                .stamp(new Stamp(A, 0, 3, 1), "e1");
         StockEvent again = reserve("e1", A, "o1", 2, 3, 1);
 
         assertThat(given.plan(again).decide(again)).isEqualTo(EventOutcome.Settled.DUPLICATE);
@@ -426,7 +426,7 @@ class ApplyPlanOwnershipTest {
             assertFenced(outcome);
             assertThat(plan.applied()).isEmpty();
             assertThat(plan.sets().get(A).changes()).as("no counter moves").isEmpty();
-            assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("FENCED");
+            assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("FENCED");
         }
     }
 
@@ -445,7 +445,7 @@ class ApplyPlanOwnershipTest {
         private final Map<OrderId, Map<SkuId, ReservedLine>> lines = new HashMap<>();
         private final Set<String> known = new HashSet<>();
         private final Set<String> appliedOrderOps = new HashSet<>();
-        private final Map<ApplyPlan.Stamp, String> stampOwners = new HashMap<>();
+        private final Map<Stamp, String> stampOwners = new HashMap<>();
         private final Map<SkuId, BucketSet> sets = new HashMap<>();
         private final Map<SkuId, Ownership> owners = new HashMap<>();
         private final Map<OrderId, EventOutcome.Rejected> refusedOrders = new HashMap<>();
@@ -494,7 +494,7 @@ class ApplyPlanOwnershipTest {
             return this;
         }
 
-        Given stamp(ApplyPlan.Stamp stamp, String eventId) {
+        Given stamp(Stamp stamp, String eventId) {
             stampOwners.put(stamp, eventId);
             return this;
         }

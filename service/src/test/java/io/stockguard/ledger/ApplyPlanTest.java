@@ -47,7 +47,7 @@ class ApplyPlanTest {
         ApplyPlan plan = given.plan(cancel);
 
         assertThat(plan.decide(cancel)).isEqualTo(EventOutcome.Settled.DEFERRED);
-        assertThat(plan.newWaits()).containsExactly(new ApplyPlan.Wait(cancel, ApplyPlan.Waiting.ORDER));
+        assertThat(plan.newWaits()).containsExactly(new Waiting.Wait(cancel, Waiting.ORDER));
         assertThat(plan.newHeaders()).singleElement().satisfies(tombstone -> {
             assertThat(tombstone.state()).isEqualTo(ReservationState.CANCELLED);
             assertThat(tombstone.fingerprint()).isEqualTo(ReservationRows.TOMBSTONE);
@@ -66,7 +66,7 @@ class ApplyPlanTest {
         ApplyPlan plan = given.plan(confirm);
 
         assertThat(plan.decide(confirm)).isEqualTo(EventOutcome.Settled.DEFERRED);
-        assertThat(plan.newWaits()).containsExactly(new ApplyPlan.Wait(confirm, ApplyPlan.Waiting.ORDER));
+        assertThat(plan.newWaits()).containsExactly(new Waiting.Wait(confirm, Waiting.ORDER));
         assertThat(plan.newHeaders()).isEmpty();
     }
 
@@ -157,7 +157,7 @@ class ApplyPlanTest {
         ApplyPlan lenient = new Given().lenient().sku(bucket(A, SkuMode.NORMAL, 10, 0, 0, 10)).tombstone("o1")
                 .plan(sale);
         assertThat(lenient.decide(sale)).as("acknowledged already").isEqualTo(EventOutcome.Settled.APPLIED);
-        assertThat(lenient.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("ORDER_CANCELLED");
+        assertThat(lenient.anomalies()).extracting(Anomaly::kind).containsExactly("ORDER_CANCELLED");
     }
 
     @Test
@@ -178,7 +178,7 @@ class ApplyPlanTest {
             assertThat(order.state()).isEqualTo(ReservationState.CANCELLED);
             assertThat(order.fingerprint()).isNotEqualTo(ReservationRows.TOMBSTONE);
         });
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("ORDER_CANCELLED");
+        assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("ORDER_CANCELLED");
         assertThat(plan.newWaits()).as("nothing left waiting for the order").isEmpty();
     }
 
@@ -218,7 +218,7 @@ class ApplyPlanTest {
         ApplyPlan plan = given.plan(sale, restock);
 
         assertThat(plan.decide(sale)).isEqualTo(EventOutcome.Settled.DEFERRED);
-        assertThat(plan.newWaits()).containsExactly(new ApplyPlan.Wait(sale, ApplyPlan.Waiting.BUCKET));
+        assertThat(plan.newWaits()).containsExactly(new Waiting.Wait(sale, Waiting.BUCKET));
         assertThat(plan.decide(restock)).isEqualTo(EventOutcome.Settled.APPLIED);
         assertThat(plan.retryWaiting(List.of(sale))).containsExactly("e-sale");
         assertThat(plan.newWaits()).isEmpty();
@@ -273,7 +273,7 @@ class ApplyPlanTest {
                 "bucket 0 cannot take RESERVE of 2: the hot store's R - J is 7, the database's D - A is 0"));
         assertThat(plan.decide(removal)).isEqualTo(new EventOutcome.Rejected(EventOutcome.Reason.WOULD_GO_NEGATIVE,
                 "bucket 0 cannot take ADJUST of 5"));
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind)
+        assertThat(plan.anomalies()).extracting(Anomaly::kind)
                 .containsExactly("WOULD_GO_NEGATIVE", "WOULD_GO_NEGATIVE");
         assertThat(plan.newWaits()).isEmpty();
         assertThat(plan.applied()).isEmpty();
@@ -292,7 +292,7 @@ class ApplyPlanTest {
         assertThat(plan.decide(in)).isEqualTo(new EventOutcome.Rejected(EventOutcome.Reason.WOULD_GO_NEGATIVE,
                 "its other half was refused"));
         assertThat(plan.decide(otherIn)).isEqualTo(EventOutcome.Settled.APPLIED);
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::eventId).containsExactly("e-out", "e-in");
+        assertThat(plan.anomalies()).extracting(Anomaly::eventId).containsExactly("e-out", "e-in");
     }
 
     @Test
@@ -302,7 +302,7 @@ class ApplyPlanTest {
         ApplyPlan plan = new Given().sku(bucket(A, SkuMode.NORMAL, 10, 0, 0, 10)).plan(sale);
 
         assertRejected(plan.decide(sale), EventOutcome.Reason.UNKNOWN_SKU);
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::kind).containsExactly("UNKNOWN_SKU");
+        assertThat(plan.anomalies()).extracting(Anomaly::kind).containsExactly("UNKNOWN_SKU");
     }
 
     @Test
@@ -315,7 +315,7 @@ class ApplyPlanTest {
 
         assertThat(plan.decide(sale)).isEqualTo(new EventOutcome.Rejected(EventOutcome.Reason.INVALID_TRANSITION,
                 "a second reservation of the same line"));
-        assertThat(plan.anomalies()).extracting(ApplyPlan.Anomaly::detail)
+        assertThat(plan.anomalies()).extracting(Anomaly::detail)
                 .containsExactly("RESERVE a second reservation of the same line");
     }
 
@@ -329,7 +329,7 @@ class ApplyPlanTest {
         ApplyPlan plan = given.plan(later, earlier, unstamped);
         List.of(later, earlier, unstamped).forEach(plan::decide);
 
-        assertThat(plan.highestStamps()).containsExactly(new ApplyPlan.Stamp(A, 0, 3, 2));
+        assertThat(plan.highestStamps()).containsExactly(new Stamp(A, 0, 3, 2));
     }
 
     @Test

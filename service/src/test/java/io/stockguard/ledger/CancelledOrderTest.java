@@ -11,7 +11,7 @@ import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.ReservationState;
-import io.stockguard.ledger.ApplyPlan.Attempt;
+import io.stockguard.ledger.Attempt;
 import io.stockguard.stock.SkuId;
 import java.util.ArrayList;
 import java.util.List;

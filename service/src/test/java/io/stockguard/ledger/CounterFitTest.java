@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Named.named;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
-import io.stockguard.ledger.ApplyPlan.Attempt;
+import io.stockguard.ledger.Attempt;
 import io.stockguard.stock.SkuMode;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +24,7 @@ class CounterFitTest {
     /** 1 available, 1 reserved, nothing sold; the database's D - A is 0. */
     private static final long BASE = 0;
 
-    private static final Verdict WAITS = new Verdict.Wait(ApplyPlan.Waiting.BUCKET);
+    private static final Verdict WAITS = new Verdict.Wait(Waiting.BUCKET);
 
     /** A change × its first attempt's verdict; every retry that does not fit is {@link Verdict#NOT_YET}. */
     static Stream<Arguments> changes() {

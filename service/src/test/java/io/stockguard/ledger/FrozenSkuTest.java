@@ -6,7 +6,7 @@ import static io.stockguard.ledger.JournalEvents.reserve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.journal.EventOutcome;
-import io.stockguard.ledger.ApplyPlan.Attempt;
+import io.stockguard.ledger.Attempt;
 import io.stockguard.stock.SkuMode;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.ReservationState;
-import io.stockguard.ledger.ApplyPlan.Attempt;
+import io.stockguard.ledger.Attempt;
 import io.stockguard.stock.OrderId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +25,7 @@ class OrderWaitTest {
 
     @Test
     void aSettlementThatOvertookItsReserveWaitsForTheOrder() {
-        assertThat(OrderWait.judge(null, Attempt.FIRST)).isEqualTo(new Verdict.Wait(ApplyPlan.Waiting.ORDER));
+        assertThat(OrderWait.judge(null, Attempt.FIRST)).isEqualTo(new Verdict.Wait(Waiting.ORDER));
     }
 
     @Test
@@ -36,7 +36,7 @@ class OrderWaitTest {
     @Test
     void aCancelOfASoldLineWaitsForTheLinesSaleUntilTheDatabaseHasIt() {
         var cancel = JournalEvents.cancelSold("e2", "o1", 2);
-        assertThat(OrderWait.judgeSale(cancel, false, Attempt.FIRST)).isEqualTo(new Verdict.Wait(ApplyPlan.Waiting.ORDER));
+        assertThat(OrderWait.judgeSale(cancel, false, Attempt.FIRST)).isEqualTo(new Verdict.Wait(Waiting.ORDER));
         assertThat(OrderWait.judgeSale(cancel, false, Attempt.RETRY)).isEqualTo(Verdict.NOT_YET);
         assertThat(OrderWait.judgeSale(cancel, true, Attempt.FIRST)).isEqualTo(Verdict.PASS);
     }

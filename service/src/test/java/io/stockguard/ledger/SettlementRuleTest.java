@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockOp;
 import io.stockguard.reservation.ReservationState;
-import io.stockguard.ledger.ApplyPlan.Attempt;
+import io.stockguard.ledger.Attempt;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -17,7 +17,7 @@ class StampClaimsTest {
 
     @Test
     void anotherEventUnderAStampTheDatabaseHoldsIsARegression() {
-        StampClaims claims = new StampClaims(Map.of(new ApplyPlan.Stamp(A, 0, 3, 1), "e-lost"));
+        StampClaims claims = new StampClaims(Map.of(new Stamp(A, 0, 3, 1), "e-lost"));
 
         assertThat(claims.claim(hot(reserve("e-retry", "o1", 2), 3, 1, 8))).isEqualTo(new Verdict.Refuse(
                 EventOutcome.Reason.REGRESSION, "stamp 3/1 already belongs to event e-lost: the hot store lost writes"));
@@ -25,7 +25,7 @@ class StampClaimsTest {
 
     @Test
     void theEventHoldingTheStampPasses() {
-        StampClaims claims = new StampClaims(Map.of(new ApplyPlan.Stamp(A, 0, 3, 1), "e1"));
+        StampClaims claims = new StampClaims(Map.of(new Stamp(A, 0, 3, 1), "e1"));
 
         assertThat(claims.claim(hot(reserve("e1", "o1", 2), 3, 1, 8))).isEqualTo(Verdict.PASS);
     }
@@ -41,7 +41,7 @@ class StampClaimsTest {
 
     @Test
     void aStampIsItsBucketsAndEpochsAlone() {
-        StampClaims claims = new StampClaims(Map.of(new ApplyPlan.Stamp(A, 0, 3, 1), "e1"));
+        StampClaims claims = new StampClaims(Map.of(new Stamp(A, 0, 3, 1), "e1"));
 
         assertThat(claims.claim(on(hot(reserve("e2", "o1", 2), 3, 1, 8), B, 0))).as("another SKU")
                 .isEqualTo(Verdict.PASS);
@@ -53,7 +53,7 @@ class StampClaimsTest {
 
     @Test
     void aChangeTheDatabaseMadeHasNoStampToClaim() {
-        StampClaims claims = new StampClaims(Map.of(new ApplyPlan.Stamp(A, 0, 3, 1), "e1"));
+        StampClaims claims = new StampClaims(Map.of(new Stamp(A, 0, 3, 1), "e1"));
 
         assertThat(claims.claim(change("e2", StockOp.RESTOCK, "rq-1", 5))).isEqualTo(Verdict.PASS);
         assertThat(claims.claim(change("e3", StockOp.RESTOCK, "rq-2", 5))).isEqualTo(Verdict.PASS);
