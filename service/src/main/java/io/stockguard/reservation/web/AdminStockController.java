@@ -1,5 +1,6 @@
 package io.stockguard.reservation.web;
 
+import io.stockguard.platform.CurrentRequest;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.StockCommand;
@@ -35,7 +36,7 @@ class AdminStockController {
             throw new InvalidRequestException("body", "is required");
         }
         var command = new StockCommand.Adjust(SkuId.of(skuId), body.set(), body.delta(), body.reason(),
-                body.requestId(), ReservationController.caller(request));
+                body.requestId(), CurrentRequest.caller(request));
         return SkuController.respond(reservations.apply(command));
     }
 }

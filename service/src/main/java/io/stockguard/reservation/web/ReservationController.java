@@ -1,6 +1,5 @@
 package io.stockguard.reservation.web;
 
-import io.stockguard.platform.Caller;
 import io.stockguard.platform.CurrentRequest;
 import io.stockguard.reservation.OrderOutcome;
 import io.stockguard.reservation.Refusal;
@@ -53,7 +52,8 @@ class ReservationController {
             + "orderId")
     ResponseEntity<Dtos.ReservationResponse> reserve(@RequestBody Dtos.ReserveRequest body,
             HttpServletRequest request) {
-        ReserveCommand command = RequestCommands.reserve(body, reservations.defaultTtl(), caller(request));
+        ReserveCommand command = RequestCommands.reserve(body, reservations.defaultTtl(),
+                CurrentRequest.caller(request));
         return switch (reservations.reserve(command)) {
             case ReservationOutcome.Reserved reserved -> {
                 var response = Dtos.ReservationResponse.of(reserved.reservation(), reserved.replayed());
@@ -81,7 +81,7 @@ class ReservationController {
     @ApiResponse(responseCode = "409", description = "ORDER_CANCELLED or ORDER_EXPIRED: the stock was returned; "
             + "nothing changed")
     Dtos.ReservationResponse confirm(@PathVariable String orderId, HttpServletRequest request) {
-        return respond(reservations.confirm(orderId(orderId), caller(request)));
+        return respond(reservations.confirm(orderId(orderId), CurrentRequest.caller(request)));
     }
 
     @PostMapping(path = "/{orderId}/extend", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -101,7 +101,8 @@ class ReservationController {
             + "body says when the hold ends), ORDER_CONFIRMED, ORDER_CANCELLED or ORDER_EXPIRED: nothing changed")
     Dtos.ReservationResponse extend(@PathVariable String orderId, @RequestBody Dtos.ExtendRequest body,
             HttpServletRequest request) {
-        return respond(reservations.extend(RequestCommands.extend(orderId, body, caller(request))));
+        return respond(reservations.extend(RequestCommands.extend(orderId, body,
+                CurrentRequest.caller(request))));
     }
 
     @PostMapping("/{orderId}/cancel")
@@ -111,7 +112,7 @@ class ReservationController {
     @ApiResponse(responseCode = "200", description = "Cancelled and the stock returned; replayed=true when it was "
             + "cancelled or had expired before (state says which). A tombstone has no lines.")
     Dtos.ReservationResponse cancel(@PathVariable String orderId, HttpServletRequest request) {
-        return respond(reservations.cancel(orderId(orderId), caller(request)));
+        return respond(reservations.cancel(orderId(orderId), CurrentRequest.caller(request)));
     }
 
     private static Dtos.ReservationResponse respond(OrderOutcome outcome) {
@@ -125,7 +126,4 @@ class ReservationController {
         return OrderId.of(value);
     }
 
-    static Caller caller(HttpServletRequest request) {
-        return CurrentRequest.caller(request);
-    }
 }

@@ -1,5 +1,6 @@
 package io.stockguard.reservation.web;
 
+import io.stockguard.platform.CurrentRequest;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuTerms;
@@ -46,7 +47,7 @@ class SkuController {
         }
         SkuId id = SkuId.of(skuId);
         var command = new StockCommand.Upsert(id, RequestCommands.required(body.total(), "total"),
-                RequestCommands.bucketCount(body.buckets()), body.safetyStock(), ReservationController.caller(request),
+                RequestCommands.bucketCount(body.buckets()), body.safetyStock(), CurrentRequest.caller(request),
                 SkuTerms.limit(body.limitPerCustomer()), body.lowStockThreshold());
         Dtos.StockChangeResponse response = respond(reservations.apply(command));
         return response.before() == null
@@ -72,7 +73,7 @@ class SkuController {
             throw new io.stockguard.platform.InvalidRequestException("body", "is required");
         }
         var command = new StockCommand.Restock(SkuId.of(skuId), RequestCommands.required(body.qty(), "qty"),
-                body.requestId(), ReservationController.caller(request));
+                body.requestId(), CurrentRequest.caller(request));
         return respond(reservations.apply(command));
     }
 
