@@ -153,7 +153,7 @@ class RedisLedgerConfiguration {
 
     @Bean
     @Primary
-    SkuModeStore redisModeStore(@Qualifier("stockAdministration") SkuModeStore database, RedisGateway redis,
+    SkuModeStore redisModeStore(@Qualifier("databaseModeStore") SkuModeStore database, RedisGateway redis,
             OwnershipView view, HandOver handOver) {
         return new RedisModeStore(database, redis, view, handOver);
     }

@@ -3,6 +3,7 @@ package io.stockguard.ledger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.stockguard.audit.AuditLog;
+import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.Journal;
@@ -48,6 +49,12 @@ class JdbcLedgerConfiguration {
             Clock clock) {
         return new StockAdministration(transactions, jdbc, ledgerStatements, dialect, skuRows,
                 new BucketRows(jdbc, ledgerStatements), journal, audit, clock);
+    }
+
+    /** Where a freeze or throttle is stored; on the Redis tiers the hot store's mode store wraps it. */
+    @Bean
+    SkuModeStore databaseModeStore(JdbcTemplate jdbc, SqlStatements ledgerStatements, SkuRows skuRows) {
+        return new DatabaseModeStore(jdbc, ledgerStatements, skuRows, new BucketRows(jdbc, ledgerStatements));
     }
 
     @Bean

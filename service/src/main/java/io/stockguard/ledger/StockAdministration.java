@@ -1,13 +1,9 @@
 package io.stockguard.ledger;
 
 import io.stockguard.audit.AuditLog;
-import io.stockguard.guard.ModeState;
-import io.stockguard.guard.SkuModeChanged;
-import io.stockguard.guard.SkuModeStore;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
-import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.platform.Timestamps;
@@ -17,7 +13,6 @@ import io.stockguard.reservation.SkuStockView;
 import io.stockguard.reservation.StockChangeOutcome;
 import io.stockguard.reservation.StockCommand;
 import io.stockguard.stock.SkuId;
-import io.stockguard.stock.SkuMode;
 import io.stockguard.stock.StockLimits;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,10 +25,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Stock changes that do not belong to an order: creating a SKU or setting its total, restocking,
- * an operator's adjustment, and the mode a freeze sets. Each locks the SKU and all its buckets,
+ * an operator's adjustment. Each locks the SKU and all its buckets,
  * journals one event per bucket it changes, and writes an audit entry in the same transaction.
+ * (The mode a freeze sets is stored by {@link DatabaseModeStore}.)
  */
-final class StockAdministration implements SkuModeStore {
+final class StockAdministration {
 
     private final TransactionTemplate transactions;
     private final JdbcTemplate jdbc;
@@ -213,32 +209,6 @@ final class StockAdministration implements SkuModeStore {
         audit.record(caller.actor(), action, target(before.skuId()), reason, summary(before), summary(after),
                 caller.traceId());
         return new StockChangeOutcome.Changed(before, after, false);
-    }
-
-    @Override
-    public Optional<ModeState> lockMode(SkuId skuId) {
-        return skus.lock(skuId).map(sku -> new ModeState(sku.mode(), sku.throttleRate(), sku.modeChangedBy()));
-    }
-
-    @Override
-    public java.util.Map<SkuMode, Long> skusOutOfNormal() {
-        java.util.Map<SkuMode, Long> counts = new java.util.EnumMap<>(SkuMode.class);
-        jdbc.query(sql.get("skusOutOfNormal"), rs -> {
-            counts.put(SkuMode.valueOf(rs.getString("mode")), rs.getLong("skus"));
-        });
-        return counts;
-    }
-
-    @Override
-    public Optional<SkuModeChanged> setMode(SkuId skuId, SkuMode mode, int throttleRatePerSecond, String reason,
-            Actor actor, Instant at) {
-        Optional<SkuRows.Sku> sku = skus.lock(skuId);
-        if (sku.isEmpty()) {
-            return Optional.empty();
-        }
-        skus.setMode(skuId, mode, throttleRatePerSecond, reason, actor.toString(), at);
-        buckets.setMode(skuId, mode);
-        return Optional.of(new SkuModeChanged(skuId, sku.get().mode(), mode, reason, actor.toString(), at));
     }
 
     private SkuStockView view(SkuRows.Sku sku, List<BucketRows.Row> rows) {
