@@ -7,15 +7,12 @@ import io.stockguard.platform.TraceId;
 import io.stockguard.hotstore.HotStore;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
-import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,15 +37,7 @@ public class DriftProbe {
     private final ObjectProvider<HotStore> hotStore;
     private final Readings readings;
     private final SkuGuards guards;
-    private final Healing heals;
-    /** SKUs being auto-healed now, so a second reading does not queue a second heal. */
-    private final Set<SkuId> healing = ConcurrentHashMap.newKeySet();
-    private final ExecutorService healer = Executors.newSingleThreadExecutor(
-            r -> {
-                Thread t = new Thread(r, "stockguard-auto-heal");
-                t.setDaemon(true);
-                return t;
-            });
+    private final AutoHeal autoHeal;
     private final ApplicationEventPublisher events;
     private final ReconciliationProperties settings;
     private final DriftMetrics metrics;
@@ -56,13 +45,13 @@ public class DriftProbe {
     private final Set<SkuId> belowSafetyStock = ConcurrentHashMap.newKeySet();
 
     DriftProbe(LedgerSide ledger, ObjectProvider<HotStore> hotStore, Readings readings, SkuGuards guards,
-            Healing healing, ApplicationEventPublisher events, ReconciliationProperties settings, MeterRegistry meters,
+            AutoHeal autoHeal, ApplicationEventPublisher events, ReconciliationProperties settings, MeterRegistry meters,
             Clock clock) {
         this.ledger = ledger;
         this.hotStore = hotStore;
         this.readings = readings;
         this.guards = guards;
-        this.heals = healing;
+        this.autoHeal = autoHeal;
         this.events = events;
         this.settings = settings;
         this.metrics = new DriftMetrics(meters);
@@ -165,7 +154,7 @@ public class DriftProbe {
             // Told before any heal starts: a heal that fails must not swallow the alert.
             events.publishEvent(new DriftDetected(reading, modeAfter));
             if (settings.autoHeal() && "FROZEN".equals(modeAfter) && reading.kind() != ReadingKind.LEDGER_MISMATCH) {
-                healInBackground(reading);
+                autoHeal.healInBackground(reading);
             }
         } else if (reading.kind() == ReadingKind.IN_STEP && "THROTTLED".equals(state.mode())
                 && PROBE.toString().equals(state.modeChangedBy()) && clean(reading.skuId())) {
@@ -193,41 +182,6 @@ public class DriftProbe {
             guards.escalate(reading.skuId(), target, settings.throttleRatePerSecond(), why, PROBE, TraceId.random());
         }
         return guards.mode(reading.skuId()).map(m -> m.mode().name()).orElse(state.mode());
-    }
-
-    /**
-     * Auto-heal runs on its own thread, one SKU at a time: a heal waits for the journal and the
-     * takeover delay (seconds), which the probe's schedule must not wait for.
-     */
-    private void healInBackground(Reading reading) {
-        if (!healing.add(reading.skuId())) {
-            return;
-        }
-        healer.execute(() -> {
-            try {
-                Healing.Healed healed = autoHeal(reading);
-                log.warn("SKU {} auto-healed: drift {} before, {} after ({}); mode {}", reading.skuId(),
-                        healed.before().units(), healed.after().units(), healed.after().kind(), healed.mode());
-            } catch (RuntimeException e) {
-                log.error("auto-heal of SKU {} failed; it stays frozen for a person: {}", reading.skuId(), e.toString());
-                events.publishEvent(new DriftDetected(new Reading(reading.skuId(), clock.instant(), reading.kind(),
-                        DriftLevel.FREEZE, reading.units(), reading.percent(), reading.total(), reading.inFlight(),
-                        "auto-heal failed (" + e.getMessage() + "); the SKU stays frozen: " + reading.detail()),
-                        "FROZEN"));
-            } finally {
-                healing.remove(reading.skuId());
-            }
-        });
-    }
-
-    private Healing.Healed autoHeal(Reading reading) {
-        return heals.heal(reading.skuId(), "auto-heal after " + reading.kind() + " " + reading.units() + " units",
-                true, PROBE, TraceId.random());
-    }
-
-    @PreDestroy
-    void stopHealing() {
-        healer.shutdownNow();
     }
 
     /** The last {@code cleanProbesToClear} readings (this one included, kept while throttled) were in step. */

@@ -6,9 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +28,6 @@ import org.springframework.stereotype.Component;
 class ProbeSchedule implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ProbeSchedule.class);
-    /** A SKU not among the busiest for this many looks (and in step) leaves the hot set. */
-    private static final int LOOKS_BEFORE_COOLING = 3;
     private static final int PRUNE_BATCH = 5_000;
     static final String DUTY = "reconciliation-probe";
 
@@ -41,7 +37,7 @@ class ProbeSchedule implements SmartLifecycle {
     private final Readings readings;
     private final ReconciliationProperties settings;
     private final Clock clock;
-    private final Map<SkuId, Hot> hot = new HashMap<>();
+    private final HotSkus hot;
     private ScheduledExecutorService thread;
     private long lastEventId = -1;
     private Instant nextLook = Instant.EPOCH;
@@ -52,20 +48,6 @@ class ProbeSchedule implements SmartLifecycle {
     private volatile boolean holdsLease;
     private long leaseRenewedNanos;
 
-    /** A hot SKU: when it is next due, and the look at which it was last among the busiest. */
-    private static final class Hot {
-        Instant due;
-        long lastBusyLook;
-        boolean elevated;
-        /** Clean readings since it was last elevated: it stays on the fast cadence until it has enough. */
-        int cleanSince;
-
-        Hot(Instant due, long look) {
-            this.due = due;
-            this.lastBusyLook = look;
-        }
-    }
-
     /** The cost of the last sweep page: SKUs probed and milliseconds taken. */
     record SweepCost(int skus, long millis) {
 
@@ -73,8 +55,6 @@ class ProbeSchedule implements SmartLifecycle {
             return skus == 0 ? 0 : millis * 1000.0 / skus;
         }
     }
-
-    private long looks;
 
     ProbeSchedule(DriftProbe probe, DutyLeases leases, LedgerSide ledger, Readings readings,
             ReconciliationProperties settings, Clock clock) {
@@ -84,6 +64,7 @@ class ProbeSchedule implements SmartLifecycle {
         this.readings = readings;
         this.settings = settings;
         this.clock = clock;
+        this.hot = new HotSkus(settings);
     }
 
     SweepCost lastSweep() {
@@ -126,7 +107,6 @@ class ProbeSchedule implements SmartLifecycle {
     }
 
     private void lookForHotSkus(Instant now) {
-        looks++;
         long upTo = ledger.lastEventId();
         List<SkuId> busiest = new ArrayList<>();
         if (lastEventId >= 0 && settings.hotSkus() > 0) {
@@ -135,52 +115,20 @@ class ProbeSchedule implements SmartLifecycle {
         }
         lastEventId = upTo;
         settings.watchList().stream().filter(s -> !s.isBlank()).map(SkuId::of).forEach(busiest::add);
-        for (SkuId sku : busiest) {
-            Hot entry = hot.get(sku);
-            if (entry == null) {
-                hot.put(sku, new Hot(now, looks));
-            } else {
-                entry.lastBusyLook = looks;
-            }
-        }
-        hot.entrySet().removeIf(e -> !e.getValue().elevated && looks - e.getValue().lastBusyLook >= LOOKS_BEFORE_COOLING);
+        hot.look(busiest, now);
     }
 
     private void probeDueHotSkus(Instant now) {
-        int probed = 0;
-        for (Map.Entry<SkuId, Hot> entry : hot.entrySet()) {
-            if (probed >= settings.probesPerTickMax()) {
-                break;
-            }
-            Hot state = entry.getValue();
-            if (state.due.isAfter(now)) {
-                continue;
-            }
-            probed++;
+        for (SkuId sku : hot.due(now, settings.probesPerTickMax())) {
             if (!renewLease()) {
                 return;
             }
             try {
-                Reading reading = probe.probe(entry.getKey(), false, true).orElse(null);
-                observe(state, reading);
+                hot.observe(sku, probe.probe(sku, false, true).orElse(null));
             } catch (RuntimeException e) {
-                log.warn("probing SKU {} failed: {}", entry.getKey(), e.toString());
+                log.warn("probing SKU {} failed: {}", sku, e.toString());
             }
-            state.due = now.plus(state.elevated ? settings.elevatedInterval() : settings.hotInterval());
-        }
-    }
-
-    /**
-     * A SKU found wrong is probed on the fast cadence until {@code clean-probes-to-clear} clean
-     * readings in a row, so the probe's own throttle is lifted in seconds, not after a full sweep.
-     */
-    private void observe(Hot state, Reading reading) {
-        boolean wrong = reading != null && (reading.level().atLeast(DriftLevel.WARN) || reading.kind().wrong());
-        if (wrong) {
-            state.elevated = true;
-            state.cleanSince = 0;
-        } else if (state.elevated && ++state.cleanSince >= settings.cleanProbesToClear()) {
-            state.elevated = false;
+            hot.probed(sku, now);
         }
     }
 
@@ -209,11 +157,8 @@ class ProbeSchedule implements SmartLifecycle {
             }
             try {
                 Reading reading = probe.probe(sku, true, false).orElse(null);
-                if (reading != null && (reading.level().atLeast(DriftLevel.WARN) || reading.kind().wrong())) {
-                    // Found by the sweep: from now on on the fast cadence like a hot SKU.
-                    Hot entry = hot.computeIfAbsent(sku, s -> new Hot(clock.instant(), looks));
-                    observe(entry, reading);
-                    entry.due = clock.instant().plus(settings.elevatedInterval());
+                if (HotSkus.wrong(reading)) {
+                    hot.foundBySweep(sku, reading, clock.instant());
                 }
             } catch (RuntimeException e) {
                 log.warn("sweeping SKU {} failed: {}", sku, e.toString());
