@@ -100,45 +100,8 @@ final class HotLines {
     }
 
     /**
-     * The gives the changes were made after and that were not journaled yet (a cancel, an expiry, a
-     * restock or a transfer whose request has not journaled it, or died first), as changes of their
-     * own, oldest first: journaled ahead of the changes, so that a sale is never durable before the
-     * stock it took was (if that give were lost with a failover, the sale would never fit the
-     * database). Entries gone meanwhile were journaled by their own request.
-     */
-    List<Change> givesBefore(List<Change> changes) {
-        List<Change> earlier = new ArrayList<>();
-        java.util.Set<String> own = new java.util.HashSet<>();
-        changes.forEach(change -> own.addAll(change.entryIds()));
-        java.util.Map<SkuId, java.util.Set<String>> wanted = new java.util.LinkedHashMap<>();
-        for (Change change : changes) {
-            change.givesBefore().stream().filter(id -> !own.contains(id))
-                    .forEach(id -> wanted.computeIfAbsent(change.skuId(), k -> new java.util.TreeSet<>(
-                            java.util.Comparator.comparingLong((String entry) -> streamOrder(entry)[0])
-                                    .thenComparingLong(entry -> streamOrder(entry)[1]))).add(id));
-        }
-        wanted.forEach((sku, ids) -> {
-            List<String> found = new ArrayList<>();
-            List<StockEvent> events = new ArrayList<>();
-            for (var message : redis.outboxEntries(Keys.outbox(sku), List.copyOf(ids))) {
-                found.add(message.getId());
-                events.add(OutboxEvents.toEvent(message.getBody()));
-            }
-            if (!found.isEmpty()) {
-                earlier.add(new Change(sku, -1, found, events));
-            }
-        });
-        return earlier;
-    }
-
-    /** A stream entry id ("millis-sequence") as a number pair that sorts in the stream's order. */
-    private static long[] streamOrder(String entryId) {
-        int dash = entryId.indexOf('-');
-        return new long[] {Long.parseLong(entryId.substring(0, dash)), Long.parseLong(entryId.substring(dash + 1))};
-    }
-
-    /** Runs reserve.lua; an OK reply is returned with its change, any other reply as is. */
-    /**
+     * Runs reserve.lua; an OK reply is returned with its change, any other reply as is.
+     *
      * @param databaseAsked the database was asked and does not know the order (reserve.lua's
      *     ASK_DATABASE after a loss)
      */

@@ -292,7 +292,7 @@ final class HotReservations {
     private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
             Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
         OrderId order = command.orderId();
-        List<HotLines.Change> earlier = lines.givesBefore(held);
+        List<HotLines.Change> earlier = EarlierGives.before(redis, held);
         List<StockEvent> events = new ArrayList<>();
         held.forEach(change -> events.addAll(change.events()));
         // Short of replicas, the reservation still stands (the history fence keeps a failover from

@@ -105,7 +105,7 @@ final class HotStockChanges {
     private void journal(SkuId sku, long epoch, HotLines.Change made) {
         // Short of replicas, the change still stands (see ReplicaAcknowledgement).
         replicas.replicated();
-        List<HotLines.Change> earlier = lines.givesBefore(List.of(made));
+        List<HotLines.Change> earlier = EarlierGives.before(redis, List.of(made));
         List<EventOutcome> outcomes;
         try {
             outcomes = Earlier.record(journal, earlier, made.events());
