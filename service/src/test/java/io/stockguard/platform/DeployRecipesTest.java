@@ -71,6 +71,8 @@ class DeployRecipesTest {
     /** Spring Boot's own settings the recipes may use besides the documented stockguard.* ones. */
     private static final List<String> SPRING_PREFIXES = List.of("spring.", "server.", "management.");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N} _-]");
+    /** How every alert's runbook_url begins: the external label that says where the runbooks are. */
+    private static final String RUNBOOK_BASE = "{{ $externalLabels.runbook_base }}";
     private static final Pattern PLAIN_VALUES = Pattern.compile("[A-Za-z0-9_]+(\\|[A-Za-z0-9_]+)*");
 
     @Test
@@ -96,12 +98,24 @@ class DeployRecipesTest {
             assertThat(annotations.get("summary")).as(name + " summary").asString().isNotBlank();
             assertThat(annotations.get("description")).as(name + " description").asString().isNotBlank();
             String runbook = (String) annotations.get("runbook_url");
-            assertThat(runbook).as(name + " runbook_url").startsWith("docs/operations.md#");
+            // Absolute, so it opens from Alertmanager or a pager: the team's copy of the docs, one setting.
+            assertThat(runbook).as(name + " runbook_url").startsWith(RUNBOOK_BASE + "#");
             assertThat(anchors).as(name + "'s runbook " + runbook + " is a heading of docs/operations.md")
                     .contains(runbook.substring(runbook.indexOf('#') + 1));
             // The rules are written for one scrape job; the recipes name it "stockguard" (see below).
             assertThat((String) rule.get("expr")).as(name + " selects its job").contains("job=\"stockguard\"");
         });
+    }
+
+    @Test
+    void theScrapeConfigSaysWhereTheRunbooksAreAndEveryAlertTestRendersThemAbsolute() {
+        Map<String, Object> global = map(DeployRecipes.document(DeployRecipes.SCRAPE_CONFIG).get("global"));
+        assertThat((String) map(global.get("external_labels")).get("runbook_base")).as("runbook_base")
+                .startsWith("https://").endsWith("/docs/operations.md");
+        for (Object test : list(DeployRecipes.document(DeployRecipes.ALERTS_TEST).get("tests"))) {
+            assertThat((String) map(map(test).get("external_labels")).get("runbook_base"))
+                    .as("the runbook_base of test '%s'", map(test).get("name")).startsWith("https://");
+        }
     }
 
     @Test
