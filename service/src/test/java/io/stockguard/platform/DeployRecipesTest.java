@@ -137,6 +137,16 @@ class DeployRecipesTest {
     }
 
     @Test
+    void theDashboardWatchesTheJvmBesideTheService() {
+        String queries = String.join("\n", DeployRecipes.dashboardQueries());
+        // Heap against its limit, GC's share of CPU, CPU, and threads: what a peak shows first.
+        for (String metric : List.of("jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_gc_overhead",
+                "process_cpu_usage", "jvm_threads_live_threads")) {
+            assertThat(queries).as("a dashboard query reads " + metric).contains(metric + "{");
+        }
+    }
+
+    @Test
     void theDashboardTakesItsPrometheusFromTheDsPrometheusVariable() {
         JsonNode dashboard = DeployRecipes.dashboard();
         List<JsonNode> variables = new ArrayList<>();
