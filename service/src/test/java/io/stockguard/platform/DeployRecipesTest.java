@@ -463,6 +463,9 @@ class DeployRecipesTest {
         String user = instruction(dockerfile, "USER").split(":")[0];
         assertThat(user).matches("[0-9]+").isNotEqualTo("0");
         assertThat(instruction(dockerfile, "HEALTHCHECK")).contains(DeployRecipes.READINESS);
+        // Newer Temurin images carry neither curl nor wget: the check must not need them (the IT runs it).
+        assertThat(DeployRecipes.healthcheckCommand()).doesNotContain("curl").doesNotContain("wget")
+                .startsWith("bash -c");
         assertThat(instruction(dockerfile, "EXPOSE")).isEqualTo("8080");
         // The jar the build stage takes is the one the service module builds (finalName + classifier).
         assertThat(dockerfile).contains("service/target/stockguard-exec.jar");
