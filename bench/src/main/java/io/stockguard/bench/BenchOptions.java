@@ -1,11 +1,15 @@
 package io.stockguard.bench;
 
 import io.stockguard.bench.stockguard.Transport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What to run. Three sizes: the post-mortem's full-size scenarios (default), {@code --quick} (smaller, 8 and
@@ -15,30 +19,17 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http,
         boolean profile) {
 
-    static final String USAGE = """
-            usage: ./stockguard bench [--quick | --smoke] [--scenario=hot-sku,catalogue,mixed-reads,sku-reads]
-                                      [--contender=db-,redis-lua,stockguard-] [--clients=1,8,64,256]
-                                      [--time-limit=30s] [--repeat=3] [--http-client=lean|client] [--profile]
-                                      [--out=bench-results]
-              --quick        smaller scenarios, 8 and 64 clients
-              --smoke        tiny sizes, seconds per run: checks that every contender and report still works
-              --scenario     only these scenarios; sku-reads sends stock queries only (its attempts/s
-                             counts queries)
-              --contender    only contenders whose name starts with one of these (name$: that one only);
-                             the *-http ones reach the service over its HTTP API (stockguard-db-http,
-                             stockguard-redis-http, stockguard-redis-wait1-http, stockguard-kafka-http),
-                             the other StockGuard ones in process
-              --clients      concurrency levels of the hot-SKU scenario (the others run at 64 clients,
-                             4 with --smoke)
-              --time-limit   longest one run may take; a run stopped early says so
-              --repeat       runs per contender and concurrency, interleaved; the median is reported
-              --http-client  the *-http contenders' client: lean (default: one keep-alive socket per
-                             client, answers parsed by hand) or client (the StockGuard Java client,
-                             one per client, without retries)
-              --profile      a JFR recording of each measured run, in the results folder, named
-                             scenario-contender-clients-round.jfr
-              --out          folder for results.json, report.html and summary.md (not committed)
-            """;
+    /** How to call it: {@code usage.txt} beside this class, which the launcher prints for --help without a build. */
+    static final String USAGE = usage();
+
+    private static String usage() {
+        try (var text = BenchOptions.class.getResourceAsStream("usage.txt")) {
+            return new String(Objects.requireNonNull(text, "usage.txt").readAllBytes(),
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     static BenchOptions parse(String... args) {
         String size = "full";

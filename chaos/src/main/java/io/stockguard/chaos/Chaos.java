@@ -22,7 +22,7 @@ public final class Chaos {
     }
 
     public static void main(String[] arguments) {
-        if (java.util.Arrays.asList(arguments).contains("--help")) {
+        if (List.of(arguments).contains("--help") || List.of(arguments).contains("-h")) {
             System.out.println(Options.USAGE);
             return;
         }

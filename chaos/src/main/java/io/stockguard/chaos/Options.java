@@ -19,33 +19,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
 
     public enum Profile { QUICK, DEFAULT, SOAK }
 
-    static final String USAGE = """
-            ./stockguard chaos [--quick | --soak --minutes=N] [--tier=db,redis,kafka] [--faults=a,b | --faults=none]
-                               [--wait-replicas=0,1] [--instances=N] [--sentinel] [--seed=S] [--seeds=N] [--clients=N]
-                               [--seconds=N] [--jar=PATH] [--out=DIR]
-
-              --quick        each tier with a short schedule of its faults (about 2 minutes a tier); what the test
-                             command runs
-              (default)      each tier with every fault it has, 3 seeds, 3 Kafka brokers
-              --soak         faults one after another, chosen by the seed, for --minutes=N per tier
-              --tier         the tiers to run: db (embedded), redis (standard), kafka (full); default all
-              --faults       only these faults (names below), or none for a run without faults
-              --wait-replicas the Redis tiers' stockguard.redis.wait-replicas, one run each: 0 (the default a new
-                             user gets), 1 (waits for the replica), or both (default: 0,1)
-              --instances    service instances on a Redis tier's stores, 1 to 4 (default 2)
-              --sentinel     Redis with a Sentinel that promotes the replica (the service follows it through
-                             redis-sentinel://), for redis-sentinel-failover; without it a failover keeps the address
-              --seed         the first seed (default 1); a run is reproduced by its tier, seed and faults
-              --seeds        how many seeds, from --seed on (default: 1 quick, 3 otherwise)
-              --clients      client threads (default 16 quick, 24 otherwise)
-              --seconds      load of a run without faults (default 30)
-              --jar          the service jar (default service/target/stockguard-exec.jar)
-              --out          where results go (default chaos-results)
-
-            Faults: redis-kill redis-failover-fast redis-failover-slow redis-pause redis-latency redis-partition-one
-                    redis-sentinel-failover (with --sentinel) kafka-broker-kill kafka-pause postgres-pause
-                    instance-kill clock-forward
-            """;
+    /** How to call it; the launcher prints the same file for --help without a build. */
+    static final String USAGE = Usage.read(Options.class);
 
     static Options parse(String... arguments) {
         Profile profile = Profile.DEFAULT;

@@ -14,9 +14,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     {@code STOCKGUARD_SECURITY_API_KEYS}, comma-separated)
  * @param adminKeys keys of operators and their scripts: everything, including {@code /api/v1/admin}
  *     (env {@code STOCKGUARD_SECURITY_ADMIN_KEYS}, comma-separated)
+ * @param metricsKeys keys of metrics scrapers: {@code /actuator/prometheus} and nothing else, so a
+ *     scraper holds no key that can sell (env {@code STOCKGUARD_SECURITY_METRICS_KEYS}, comma-separated)
  */
 @ConfigurationProperties("stockguard.security")
-public record AccessProperties(@DefaultValue List<String> apiKeys, @DefaultValue List<String> adminKeys) {
+public record AccessProperties(@DefaultValue List<String> apiKeys, @DefaultValue List<String> adminKeys,
+        @DefaultValue List<String> metricsKeys) {
 
     /** Short keys can be guessed; 16 characters of a random key are ~96 bits. */
     public static final int SECRET_LENGTH_MIN = 16;
@@ -24,6 +27,7 @@ public record AccessProperties(@DefaultValue List<String> apiKeys, @DefaultValue
     public AccessProperties {
         apiKeys = List.copyOf(apiKeys);
         adminKeys = List.copyOf(adminKeys);
+        metricsKeys = List.copyOf(metricsKeys);
         List<String> problems = new ArrayList<>();
         if (apiKeys.isEmpty() && adminKeys.isEmpty()) {
             problems.add("no keys are configured, so no caller could be served: set stockguard.security.api-keys "
@@ -32,6 +36,7 @@ public record AccessProperties(@DefaultValue List<String> apiKeys, @DefaultValue
         }
         checkAll("api-keys", apiKeys, problems);
         checkAll("admin-keys", adminKeys, problems);
+        checkAll("metrics-keys", metricsKeys, problems);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
         }

@@ -75,7 +75,7 @@ public class ApiKeyRegistry {
             throw new InvalidRequestException("name", "must be 1-32 characters of a-z 0-9 . _ - (lower case)");
         }
         if (kind == null) {
-            throw new InvalidRequestException("kind", "must be ORDER_SERVICE or ADMIN");
+            throw new InvalidRequestException("kind", "must be ORDER_SERVICE, ADMIN or METRICS");
         }
         if (keys.configuredKinds().containsKey(name)) {
             throw taken(name);

@@ -19,13 +19,14 @@ final class ApiKeys {
     ApiKeys(AccessProperties properties) {
         properties.apiKeys().forEach(entry -> add(ApiKey.parse(entry, Actor.Kind.API_KEY)));
         properties.adminKeys().forEach(entry -> add(ApiKey.parse(entry, Actor.Kind.ADMIN_KEY)));
+        properties.metricsKeys().forEach(entry -> add(ApiKey.parse(entry, Actor.Kind.METRICS_KEY)));
     }
 
     private void add(ApiKey key) {
         ApiKey previous = configured.putIfAbsent(key.secretHash(), key);
         if (previous != null && previous.actor().kind() != key.actor().kind()) {
-            throw new IllegalArgumentException("the same secret is configured as an API key and an admin key ("
-                    + previous.actor() + "); give each caller its own key");
+            throw new IllegalArgumentException("the same secret is configured as keys of two kinds ("
+                    + previous.actor() + ", " + key.actor() + "); give each caller its own key");
         }
     }
 
@@ -41,8 +42,7 @@ final class ApiKeys {
     /** The configured keys by name: a key created from the console may not take one of these names. */
     Map<String, KeyKind> configuredKinds() {
         Map<String, KeyKind> kinds = new java.util.TreeMap<>();
-        configured.values().forEach(key -> kinds.put(key.actor().name(),
-                key.actor().kind() == Actor.Kind.ADMIN_KEY ? KeyKind.ADMIN : KeyKind.ORDER_SERVICE));
+        configured.values().forEach(key -> kinds.put(key.actor().name(), KeyKind.of(key.actor().kind())));
         return kinds;
     }
 
@@ -51,8 +51,8 @@ final class ApiKeys {
         Map<String, ApiKey> next = new HashMap<>();
         for (KeyStore.StoredKey key : stored) {
             if (!key.revoked()) {
-                Actor.Kind kind = key.kind() == KeyKind.ADMIN ? Actor.Kind.ADMIN_KEY : Actor.Kind.API_KEY;
-                next.put(key.secretHash(), new ApiKey(new Actor(kind, key.name()), key.secretHash()));
+                next.put(key.secretHash(), new ApiKey(new Actor(key.kind().actorKind(), key.name()),
+                        key.secretHash()));
             }
         }
         created = Map.copyOf(next);

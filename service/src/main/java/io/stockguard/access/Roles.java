@@ -11,17 +11,22 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 /**
  * The authorities behind the access rules. People carry their role and the roles it includes; an
  * admin key carries every person role too (it may use everything), plus {@code ADMIN_KEY}, which
- * alone of them opens the reservation API; an order-service key carries only {@code ORDER_SERVICE}.
+ * alone of them opens the reservation API; an order-service key carries only {@code ORDER_SERVICE},
+ * and a metrics key only {@code METRICS}, which opens {@code /actuator/prometheus} and nothing else.
  */
 public final class Roles {
 
     static final String ORDER_SERVICE = "ORDER_SERVICE";
     static final String ADMIN_KEY = "ADMIN_KEY";
+    static final String METRICS = "METRICS";
 
     private Roles() {
     }
 
     static List<GrantedAuthority> ofKey(Actor.Kind kind) {
+        if (kind == Actor.Kind.METRICS_KEY) {
+            return List.of(new SimpleGrantedAuthority("ROLE_" + METRICS));
+        }
         if (kind != Actor.Kind.ADMIN_KEY) {
             return List.of(new SimpleGrantedAuthority("ROLE_" + ORDER_SERVICE));
         }

@@ -180,8 +180,12 @@ class SecurityConfiguration {
                         .requestMatchers(org.springframework.http.HttpMethod.POST, "/api/v1/admin/skus:import")
                         .hasRole(PersonRole.ADMIN.name())
                         .requestMatchers("/api/v1/admin/**").hasRole(PersonRole.OPERATOR.name())
+                        // A scraper's key reads the metrics and nothing else; the keys that could already
+                        // read them still may.
+                        .requestMatchers("/actuator/prometheus")
+                        .hasAnyRole(Roles.METRICS, Roles.ORDER_SERVICE, Roles.ADMIN_KEY)
                         .requestMatchers("/api/v1/**", "/actuator/**").hasAnyRole(Roles.ORDER_SERVICE, Roles.ADMIN_KEY)
-                        .anyRequest().authenticated())
+                        .anyRequest().hasAnyRole(Roles.ORDER_SERVICE, Roles.ADMIN_KEY, PersonRole.VIEWER.name()))
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The two file formats of the bulk catalogue, read and written the same way: CSV with a header
- * line, or one JSON object per line. Both carry the columns {@code sku}, {@code total} (required),
+ * line (RFC 4180, {@link CatalogueRows}), or one JSON object per line. Both carry the columns {@code sku}, {@code total} (required),
  * {@code buckets}, {@code safetyStock}, {@code lowStockThreshold} and {@code limitPerCustomer}
  * (optional: an empty value keeps the SKU's current one, or the default for a new SKU; a
  * {@code limitPerCustomer} of 0 takes the limit away). An export is a valid import.
@@ -87,9 +87,9 @@ public enum CatalogueFormat {
     /** One SKU as a line of this format, with its line break. */
     public String line(SkuCatalogue.Entry entry) {
         if (this == CSV) {
-            return entry.skuId().value() + "," + entry.total() + "," + entry.bucketCount() + ","
-                    + entry.safetyStock() + "," + orEmpty(entry.terms().lowStockThreshold()) + ","
-                    + entry.terms().limitOrZero() + "\n";
+            return CatalogueRows.CSV.format(entry.skuId().value(), entry.total(), entry.bucketCount(),
+                    entry.safetyStock(), orEmpty(entry.terms().lowStockThreshold()), entry.terms().limitOrZero())
+                    + "\n";
         }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("sku", entry.skuId().value());
@@ -108,15 +108,15 @@ public enum CatalogueFormat {
     }
 
     /**
-     * A reader of this format's lines. For CSV the first non-blank line must be the header; it is
-     * checked by {@link Reader#header} before any line is read, so a file with a wrong header is
-     * refused as a whole.
+     * A reader of this format's rows ({@link CatalogueRows}). For CSV the first row must be the
+     * header; it is checked by {@link Reader#header} before any row is read, so a file with a wrong
+     * header is refused as a whole.
      */
     public Reader reader(Caller caller) {
         return new Reader(this, caller);
     }
 
-    /** Reads the lines of one file in order; not thread-safe. */
+    /** Reads the rows of one file in order; not thread-safe. */
     public static final class Reader {
 
         private final CatalogueFormat format;
@@ -129,18 +129,17 @@ public enum CatalogueFormat {
         }
 
         /**
-         * Whether this line is the CSV header (read it and remember the columns' places); throws
+         * Whether this row is the CSV header (read it and remember the columns' places); throws
          * 400 INVALID_REQUEST naming a column it does not know or one that is missing.
          */
-        public boolean header(String text) {
+        boolean header(CatalogueRows.Row row) {
             if (format != CSV || columns != null) {
                 return false;
             }
             Map<String, Integer> found = new HashMap<>();
-            // Spreadsheets save CSV with a byte order mark before the first column's name.
-            String[] names = (text.startsWith("\uFEFF") ? text.substring(1) : text).split(",", -1);
-            for (int i = 0; i < names.length; i++) {
-                String name = unquote(names[i]);
+            List<String> names = row.cells();
+            for (int i = 0; i < names.size(); i++) {
+                String name = names.get(i).strip();
                 if (!COLUMNS.contains(name)) {
                     throw new InvalidRequestException("header", "unknown column '" + abbreviate(name)
                             + "': the columns are " + String.join(", ", COLUMNS) + " (sku and total required)");
@@ -158,14 +157,15 @@ public enum CatalogueFormat {
             return true;
         }
 
-        /** One data line; blank lines are not lines of data and must not be passed. */
-        public ImportLine line(long number, String text) {
-            if (text.length() > LINE_LENGTH_MAX) {
+        /** One data row (a CSV record or a JSON line), as the import takes it. */
+        ImportLine line(CatalogueRows.Row row) {
+            long number = row.line();
+            if (row.length() > LINE_LENGTH_MAX) {
                 return invalid(number, null, "line", "is longer than " + LINE_LENGTH_MAX + " characters");
             }
             Map<String, String> values = Map.of();
             try {
-                values = format == CSV ? csv(text) : json(text);
+                values = format == CSV ? csv(row.cells()) : json(row.text());
                 return new ImportLine.Valid(number, upsert(values));
             } catch (ApiProblemException e) {
                 return new ImportLine.Invalid(number, new LineError(number, values.get("sku"), e.code().name(),
@@ -191,16 +191,15 @@ public enum CatalogueFormat {
                     number(values, "lowStockThreshold"));
         }
 
-        private Map<String, String> csv(String text) {
-            String[] cells = text.split(",", -1);
-            if (cells.length > columns.size()) {
-                throw new InvalidRequestException("line", "has " + cells.length + " values; the header names "
+        private Map<String, String> csv(List<String> cells) {
+            if (cells.size() > columns.size()) {
+                throw new InvalidRequestException("line", "has " + cells.size() + " values; the header names "
                         + columns.size() + " columns");
             }
             Map<String, String> values = new HashMap<>();
             columns.forEach((name, index) -> {
-                if (index < cells.length && !unquote(cells[index]).isEmpty()) {
-                    values.put(name, unquote(cells[index]));
+                if (index < cells.size() && !cells.get(index).strip().isEmpty()) {
+                    values.put(name, cells.get(index).strip());
                 }
             });
             return values;
@@ -266,14 +265,6 @@ public enum CatalogueFormat {
         } catch (NumberFormatException e) {
             throw new InvalidRequestException(field, "must be a whole number, not '" + abbreviate(text) + "'");
         }
-    }
-
-    private static String unquote(String cell) {
-        String value = cell.strip();
-        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-            value = value.substring(1, value.length() - 1).strip();
-        }
-        return value;
     }
 
     private static String abbreviate(String text) {

@@ -8,12 +8,10 @@ import io.stockguard.platform.ProblemCode;
 import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.Reservations;
 import io.stockguard.reservation.SkuCatalogue;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -181,25 +179,23 @@ public class CatalogueImports {
         }
     }
 
-    /** Counts the data lines (progress is measured against them) and checks a CSV header. */
+    /**
+     * Counts the data rows (progress is measured against them), checks a CSV header, and reads the
+     * whole file once, so that one that does not parse is refused before anything is applied.
+     */
     private long dataLines(Path file, CatalogueFormat format, Caller caller) {
         CatalogueFormat.Reader reader = format.reader(caller);
         long lines = 0;
         boolean headerSeen = format != CatalogueFormat.CSV;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            for (String text; (text = in.readLine()) != null; ) {
-                if (text.isBlank()) {
-                    continue;
-                }
+        try (CatalogueRows rows = CatalogueRows.open(file, format)) {
+            for (CatalogueRows.Row row : rows) {
                 if (!headerSeen) {
-                    reader.header(text.strip());
+                    reader.header(row);
                     headerSeen = true;
                     continue;
                 }
                 lines++;
             }
-        } catch (IOException e) {
-            throw new InvalidRequestException("body", "is not UTF-8 text");
         }
         if (!headerSeen) {
             throw new InvalidRequestException("header", "the file is empty: a CSV import "
@@ -218,15 +214,12 @@ public class CatalogueImports {
         String state = ImportJob.DONE;
         String message = null;
         String preheat = null;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (CatalogueRows rows = CatalogueRows.open(file, format)) {
             CatalogueFormat.Reader reader = format.reader(caller);
-            long number = 0;
-            for (String text; (text = in.readLine()) != null; ) {
-                number++;
-                if (text.isBlank() || reader.header(text.strip())) {
-                    continue;
+            for (CatalogueRows.Row row : rows) {
+                if (!reader.header(row)) {
+                    run.take(reader.line(row));
                 }
-                run.take(reader.line(number, text.strip()));
             }
             run.finish();
             refreshStatistics(run);
@@ -236,7 +229,7 @@ public class CatalogueImports {
             state = ImportJob.FAILED;
             message = e.getMessage();
             log.warn("import {} stopped: {}", jobId, message);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             state = ImportJob.FAILED;
             message = "stopped by an unexpected error after " + run.progress().linesDone() + " lines; the lines "
                     + "before it stand, and running the import again is safe";

@@ -5,7 +5,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * Who asked for a change: an order service key, an admin key, a person, or the system itself.
+ * Who asked for a change: an order service key, an admin key, a person, or the system itself (a
+ * metrics key changes nothing, but is a caller too).
  * Recorded with every audited action, so the name never contains a secret. Serializable because a
  * person's actor is the principal of their console session, which is stored in the database for
  * every instance to read (a record is read back through its constructor, so the checks hold).
@@ -24,7 +25,7 @@ public record Actor(Kind kind, String name) implements Serializable {
         }
     }
 
-    public enum Kind { API_KEY, ADMIN_KEY, PERSON, SYSTEM }
+    public enum Kind { API_KEY, ADMIN_KEY, METRICS_KEY, PERSON, SYSTEM }
 
     @Override
     public String toString() {

@@ -1,9 +1,7 @@
 package io.stockguard.platform;
 
 import java.net.InetAddress;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -11,8 +9,9 @@ import org.springframework.stereotype.Component;
 /**
  * Leases for duties that one instance should do at a time, kept in the database every instance
  * shares. A holder renews on every round of its duty; when it dies, another instance takes over
- * once the lease has expired. Instances' clocks are compared through the lease's expiry, so the
- * lease must be much longer than the clocks' skew (seconds, not milliseconds).
+ * once the lease has expired. The database's clock times every lease (the statements read it), so
+ * an instance whose own clock is off, even by minutes, neither takes a lease early nor keeps one
+ * late: the holder is checked by the row, and the expiry by the one clock all instances share.
  */
 @Component
 public class DutyLeases {
@@ -20,14 +19,12 @@ public class DutyLeases {
     private final JdbcTemplate jdbc;
     private final SqlDialect dialect;
     private final SqlStatements sql;
-    private final Clock clock;
     private final String holder;
 
-    DutyLeases(JdbcTemplate jdbc, SqlDialect dialect, Clock clock) {
+    DutyLeases(JdbcTemplate jdbc, SqlDialect dialect) {
         this.jdbc = jdbc;
         this.dialect = dialect;
         this.sql = SqlStatements.load("duties", dialect);
-        this.clock = clock;
         this.holder = hostName() + "/" + UUID.randomUUID();
     }
 
@@ -38,9 +35,8 @@ public class DutyLeases {
 
     /** Takes or renews the duty's lease for {@code length}; true when this instance holds it now. */
     public boolean hold(String duty, Duration length) {
-        Instant now = clock.instant();
-        Object until = Timestamps.parameter(now.plus(length), dialect);
-        if (jdbc.update(sql.get("take"), holder, until, duty, holder, Timestamps.parameter(now, dialect)) == 1) {
+        Object until = length(length);
+        if (jdbc.update(sql.get("take"), holder, until, duty, holder) == 1) {
             return true;
         }
         // First use of the duty anywhere: create the row, held by whoever creates it.
@@ -49,7 +45,15 @@ public class DutyLeases {
 
     /** Gives the lease up at once (on shutdown), so another instance need not wait for it to expire. */
     public void release(String duty) {
-        jdbc.update(sql.get("release"), Timestamps.parameter(clock.instant().minusSeconds(1), dialect), duty, holder);
+        jdbc.update(sql.get("release"), duty, holder);
+    }
+
+    /** The lease's length as the statements take it: seconds on PostgreSQL, microseconds on MySQL. */
+    private Object length(Duration length) {
+        return switch (dialect) {
+            case POSTGRESQL -> length.toNanos() / 1e9;
+            case MYSQL -> length.toNanos() / 1_000;
+        };
     }
 
     private static String hostName() {

@@ -51,6 +51,17 @@ public record TraceId(String value) {
         return new TraceId(candidate);
     }
 
+    /**
+     * A W3C {@code traceparent} naming this trace and a new span (the call it is sent with), not
+     * sampled: a receiver can join its work to the trace, and records it only if it samples on its own.
+     */
+    public String traceparent() {
+        byte[] span = new byte[8];
+        ThreadLocalRandom.current().nextBytes(span);
+        span[0] |= 0x01;
+        return "00-" + value + "-" + HexFormat.of().formatHex(span) + "-00";
+    }
+
     @Override
     public String toString() {
         return value;

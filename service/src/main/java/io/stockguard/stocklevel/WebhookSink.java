@@ -1,5 +1,6 @@
 package io.stockguard.stocklevel;
 
+import io.stockguard.platform.TraceId;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,15 +39,19 @@ final class WebhookSink implements Sink {
     @Override
     public String deliver(StockLevelEvent event, String body) {
         long timestamp = clock.instant().getEpochSecond();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(webhook.url()))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(webhook.url()))
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header(EVENT_ID_HEADER, event.eventId())
                 .header(SIGNATURE_HEADER, signature(webhook.secret(), timestamp, body))
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        // The trace of the stock change behind the event: the receiver's work joins the order's trace.
+        TraceId trace = TraceId.parse(event.traceId());
+        if (trace != null) {
+            request.header("traceparent", trace.traceparent());
+        }
         try {
-            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
             return status / 100 == 2 ? null : "answered " + status;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -65,6 +65,42 @@ class AccessIT {
     }
 
     @Test
+    void aMetricsKeyReadsTheMetricsAndNothingElse() {
+        StockGuardClient scraper = new StockGuardClient(service.baseUrl(), RunningService.METRICS_KEY);
+        metricsOnly(scraper);
+    }
+
+    @Test
+    void aMetricsKeyMadeByAnAdminIsAMetricsKeyToo() {
+        String name = "scraper-" + Long.toString(System.nanoTime(), 36);
+        Response created = service.admin().send("POST", "/api/v1/admin/keys", StockGuardClient.object("name", name,
+                "kind", "METRICS", "reason", "the new Prometheus"));
+        assertThat(created.status()).as(created.body() == null ? "" : created.body().toString()).isEqualTo(201);
+        assertThat(created.text("kind")).isEqualTo("METRICS");
+        metricsOnly(new StockGuardClient(service.baseUrl(), created.text("secret")));
+        assertThat(service.admin().send("POST", "/api/v1/admin/keys", StockGuardClient.object("name", name + "x",
+                "kind", "SCRAPER", "reason", "no such kind")).code()).isEqualTo("INVALID_REQUEST");
+    }
+
+    /** 200 with the service's metrics at /actuator/prometheus; 403 everywhere else; the stock untouched. */
+    private static void metricsOnly(StockGuardClient key) {
+        Response metrics = key.send("GET", "/actuator/prometheus", null);
+        assertThat(metrics.status()).isEqualTo(200);
+        assertThat(metrics.raw().body()).contains("stockguard_");
+        for (String path : List.of("/api/v1/skus/" + SKU, "/api/v1/reservations/x", "/api/v1/admin/audit",
+                "/api/v1/admin/keys", "/actuator/metrics", "/actuator/info", "/anything")) {
+            Response response = key.send("GET", path, null);
+            assertThat(response.status()).as(path).isEqualTo(403);
+            assertThat(response.code()).as(path).isEqualTo("FORBIDDEN");
+        }
+        assertThat(key.reserve(Ids.order("scraper"), new StockGuardClient.Line(SKU, 1)).status()).isEqualTo(403);
+        assertThat(key.freeze(SKU, "a scraper may not").status()).isEqualTo(403);
+        assertThat(service.client().sku(SKU).number("total")).isEqualTo(10);
+        assertThat(service.client().sku(SKU).number("available")).isEqualTo(10);
+        assertThat(service.client().sku(SKU).text("mode")).isEqualTo("NORMAL");
+    }
+
+    @Test
     void healthAndApiDocsArePublicAndDescribeTheApi() {
         Response health = service.anonymous().send("GET", "/actuator/health", null);
         assertThat(health.status()).isEqualTo(200);

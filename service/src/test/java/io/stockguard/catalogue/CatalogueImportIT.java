@@ -186,6 +186,11 @@ class CatalogueImportIT {
         assertThat(header.status()).isEqualTo(400);
         assertThat(header.code()).isEqualTo("INVALID_REQUEST");
         assertThat(header.text("detail")).contains("unknown column 'colour'");
+        StockGuardClient.Response openQuote = admin.sendRaw("POST", "/api/v1/admin/skus:import",
+                "sku,total\n" + prefix + "e,1\n\"" + prefix + "k,2\n", "text/csv");
+        assertThat(openQuote.status()).isEqualTo(400);
+        assertThat(openQuote.code()).isEqualTo("INVALID_REQUEST");
+        assertThat(openQuote.text("detail")).contains("cannot be read as CSV");
         StockGuardClient.Response type = admin.sendRaw("POST", "/api/v1/admin/skus:import",
                 "{\"sku\":\"" + prefix + "e\",\"total\":1}", "application/json");
         assertThat(type.status()).isEqualTo(415);

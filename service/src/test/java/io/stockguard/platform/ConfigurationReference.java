@@ -95,7 +95,8 @@ final class ConfigurationReference {
     private static final List<HandRow> SERVICE_ROWS = List.of(
             new HandRow("server.port", "%s", "HTTP port"),
             new HandRow("spring.datasource.url", "unset = embedded PostgreSQL",
-                    "an external `jdbc:postgresql://…`, `jdbc:mysql://…` or `jdbc:mariadb://…` database"),
+                    "an external `jdbc:postgresql://…` or `jdbc:mariadb://…` database (`jdbc:mysql://` is accepted, "
+                            + "but MySQL is untested)"),
             new HandRow("spring.datasource.username", "", "its user"),
             new HandRow("spring.datasource.password", "", "its password"),
             new HandRow("spring.datasource.hikari.maximum-pool-size", "%s", "database connections per instance"),

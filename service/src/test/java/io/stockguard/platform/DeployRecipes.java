@@ -67,6 +67,18 @@ final class DeployRecipes {
     record LabelMatcher(String metric, String label, String operator, String value) {
     }
 
+    /** The shell command the image's HEALTHCHECK runs (its shell form, continuation lines joined). */
+    static String healthcheckCommand() {
+        String joined = read(DOCKERFILE).replaceAll("\\\\\n", " ");
+        Matcher matcher = Pattern.compile("(?m)^HEALTHCHECK\\s.*?\\sCMD\\s+(.*)$")
+                .matcher(joined);
+        if (!matcher.find()) {
+            throw new AssertionError("no HEALTHCHECK ... CMD in " + DOCKERFILE);
+        }
+        return matcher.group(1).strip();
+    }
+
+
     static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);

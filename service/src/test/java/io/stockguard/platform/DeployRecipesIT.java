@@ -106,6 +106,31 @@ class DeployRecipesIT {
     }
 
     @Test
+    void theImagesHealthCheckPassesAgainstAReadyServiceAndFailsWhereNoneListens() throws Exception {
+        String check = DeployRecipes.healthcheckCommand();
+        assertThat(healthCheck(check, service.port())).as("the check against the ready service").isZero();
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        assertThat(healthCheck(check, closed)).as("the check where nothing listens").isNotZero();
+    }
+
+    /** Runs the HEALTHCHECK's shell command as Docker would, with SERVER_PORT set; its exit code. */
+    private static int healthCheck(String command, int port) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("SERVER_PORT", Integer.toString(port));
+        Process process = builder.start();
+        try {
+            assertThat(process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).as("the check finished").isTrue();
+            return process.exitValue();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
     void everyMetricTheAlertRulesAndTheDashboardReadIsOneTheServiceExports() throws Exception {
         StockGuardClient client = service.client();
         StockGuardClient admin = service.admin();

@@ -71,6 +71,8 @@ class DeployRecipesTest {
     /** Spring Boot's own settings the recipes may use besides the documented stockguard.* ones. */
     private static final List<String> SPRING_PREFIXES = List.of("spring.", "server.", "management.");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N} _-]");
+    /** How every alert's runbook_url begins: the external label that says where the runbooks are. */
+    private static final String RUNBOOK_BASE = "{{ $externalLabels.runbook_base }}";
     private static final Pattern PLAIN_VALUES = Pattern.compile("[A-Za-z0-9_]+(\\|[A-Za-z0-9_]+)*");
 
     @Test
@@ -96,12 +98,24 @@ class DeployRecipesTest {
             assertThat(annotations.get("summary")).as(name + " summary").asString().isNotBlank();
             assertThat(annotations.get("description")).as(name + " description").asString().isNotBlank();
             String runbook = (String) annotations.get("runbook_url");
-            assertThat(runbook).as(name + " runbook_url").startsWith("docs/operations.md#");
+            // Absolute, so it opens from Alertmanager or a pager: the team's copy of the docs, one setting.
+            assertThat(runbook).as(name + " runbook_url").startsWith(RUNBOOK_BASE + "#");
             assertThat(anchors).as(name + "'s runbook " + runbook + " is a heading of docs/operations.md")
                     .contains(runbook.substring(runbook.indexOf('#') + 1));
             // The rules are written for one scrape job; the recipes name it "stockguard" (see below).
             assertThat((String) rule.get("expr")).as(name + " selects its job").contains("job=\"stockguard\"");
         });
+    }
+
+    @Test
+    void theScrapeConfigSaysWhereTheRunbooksAreAndEveryAlertTestRendersThemAbsolute() {
+        Map<String, Object> global = map(DeployRecipes.document(DeployRecipes.SCRAPE_CONFIG).get("global"));
+        assertThat((String) map(global.get("external_labels")).get("runbook_base")).as("runbook_base")
+                .startsWith("https://").endsWith("/docs/operations.md");
+        for (Object test : list(DeployRecipes.document(DeployRecipes.ALERTS_TEST).get("tests"))) {
+            assertThat((String) map(map(test).get("external_labels")).get("runbook_base"))
+                    .as("the runbook_base of test '%s'", map(test).get("name")).startsWith("https://");
+        }
     }
 
     @Test
@@ -120,6 +134,16 @@ class DeployRecipesTest {
         assertThat(firing).as("alerts with a test where they fire").containsAll(alerts);
         assertThat(quiet).as("alerts with a test where they stay quiet").containsAll(alerts);
         assertThat(alerts).as("tests of alerts that do not exist").containsAll(firing).containsAll(quiet);
+    }
+
+    @Test
+    void theDashboardWatchesTheJvmBesideTheService() {
+        String queries = String.join("\n", DeployRecipes.dashboardQueries());
+        // Heap against its limit, GC's share of CPU, CPU, and threads: what a peak shows first.
+        for (String metric : List.of("jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_gc_overhead",
+                "process_cpu_usage", "jvm_threads_live_threads")) {
+            assertThat(queries).as("a dashboard query reads " + metric).contains(metric + "{");
+        }
     }
 
     @Test
@@ -439,6 +463,9 @@ class DeployRecipesTest {
         String user = instruction(dockerfile, "USER").split(":")[0];
         assertThat(user).matches("[0-9]+").isNotEqualTo("0");
         assertThat(instruction(dockerfile, "HEALTHCHECK")).contains(DeployRecipes.READINESS);
+        // Newer Temurin images carry neither curl nor wget: the check must not need them (the IT runs it).
+        assertThat(DeployRecipes.healthcheckCommand()).doesNotContain("curl").doesNotContain("wget")
+                .startsWith("bash -c");
         assertThat(instruction(dockerfile, "EXPOSE")).isEqualTo("8080");
         // The jar the build stage takes is the one the service module builds (finalName + classifier).
         assertThat(dockerfile).contains("service/target/stockguard-exec.jar");

@@ -36,4 +36,14 @@ class TraceIdTest {
         assertThat(TraceId.random()).isNotEqualTo(TraceId.random());
         assertThat(TraceId.random().value()).hasSize(32);
     }
+
+    @Test
+    void aTraceparentNamesTheTraceAndANewSpanNotSampled() {
+        TraceId trace = TraceId.random();
+        String first = trace.traceparent();
+        assertThat(first).matches("00-" + trace.value() + "-[0-9a-f]{16}-00");
+        assertThat(first.substring(36, 52)).isNotEqualTo("0".repeat(16));
+        assertThat(TraceId.fromTraceparent(first)).isEqualTo(trace);
+        assertThat(trace.traceparent()).as("each call its own span").isNotEqualTo(first);
+    }
 }

@@ -254,7 +254,10 @@ class StockLevelEventsIT {
                 .filter(d -> d.skuId().equals(sku) && d.type().equals("SOLD_OUT")).toList();
         assertThat(soldOut.getFirst().body().get("available").asLong()).isZero();
         assertThat(soldOut.getFirst().body().get("total").asLong()).isEqualTo(3);
-        assertThat(soldOut.getFirst().body().get("traceId").asString()).hasSize(32);
+        String trace = soldOut.getFirst().body().get("traceId").asString();
+        assertThat(trace).hasSize(32);
+        assertThat(soldOut.getFirst().traceparent()).as("the W3C traceparent of the change behind the event")
+                .matches("00-" + trace + "-[0-9a-f]{16}-00");
         JsonNode recorded = events(service, sku);
         assertThat(recorded).hasSize(4);
         assertThat(recorded.get(0).get("type").asString()).as("newest first").isEqualTo("LOW_STOCK");

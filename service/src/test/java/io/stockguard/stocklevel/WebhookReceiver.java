@@ -22,7 +22,7 @@ final class WebhookReceiver implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One delivery as received. */
-    record Delivery(String eventIdHeader, JsonNode body, boolean signed) {
+    record Delivery(String eventIdHeader, JsonNode body, boolean signed, String traceparent) {
 
         String type() {
             return body.get("type").asString();
@@ -50,7 +50,7 @@ final class WebhookReceiver implements AutoCloseable {
                 String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 String signature = exchange.getRequestHeaders().getFirst("X-StockGuard-Signature");
                 deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("X-StockGuard-Event-Id"),
-                        JSON.readTree(body), verify(signature, body)));
+                        JSON.readTree(body), verify(signature, body), exchange.getRequestHeaders().getFirst("traceparent")));
                 int status = failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 500 : 204;
                 exchange.sendResponseHeaders(status, -1);
             } finally {

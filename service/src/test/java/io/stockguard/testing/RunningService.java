@@ -24,6 +24,7 @@ public final class RunningService implements AutoCloseable {
 
     public static final String API_KEY = "test-api-key-0123456789";
     public static final String ADMIN_KEY = "test-admin-key-0123456789";
+    public static final String METRICS_KEY = "test-metrics-key-0123456789";
 
     private static final Map<TestDatabase.Kind, RunningService> SHARED = new ConcurrentHashMap<>();
     /** How long the journal's backlog may stand still before a wait for it to be applied fails. */
@@ -129,6 +130,7 @@ public final class RunningService implements AutoCloseable {
         properties.put("spring.datasource.password", database.password());
         properties.put("stockguard.security.api-keys", "order-service:" + API_KEY);
         properties.put("stockguard.security.admin-keys", "ops:" + ADMIN_KEY);
+        properties.put("stockguard.security.metrics-keys", "scraper:" + METRICS_KEY);
         properties.put("management.prometheus.metrics.export.enabled", "true");
         properties.putAll(settings);
         // As command-line arguments they outrank application.yml, as a deployment's settings would.

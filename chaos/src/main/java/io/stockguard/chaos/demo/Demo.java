@@ -96,6 +96,10 @@ public final class Demo implements Stage {
     }
 
     public static void main(String[] arguments) {
+        if (List.of(arguments).contains("--help") || List.of(arguments).contains("-h")) {
+            System.out.println(DemoOptions.USAGE);
+            return;
+        }
         DemoOptions options;
         try {
             options = DemoOptions.parse(arguments);

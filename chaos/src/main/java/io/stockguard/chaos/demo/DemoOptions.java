@@ -1,5 +1,6 @@
 package io.stockguard.chaos.demo;
 
+import io.stockguard.chaos.Usage;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -12,14 +13,8 @@ import java.time.Duration;
  */
 record DemoOptions(Duration length, int clients, boolean noBrowser, long seed, Path jar, Path output) {
 
-    static final String USAGE = """
-            usage: ./stockguard demo [--minutes=10] [--clients=12] [--no-browser] [--seed=1] [--jar=PATH] [--out=DIR]
-              --minutes      how long the peak lasts, 2 to 60 (default 10)
-              --clients      order-service threads sending the load, 1 to 64 (default 12)
-              --no-browser   do not open the console in a browser
-              --seed         the workload's seed (default 1)
-              --jar          the service jar (default service/target/stockguard-exec.jar)
-              --out          where the report goes (default demo-results)""";
+    /** How to call it; the launcher prints the same file for --help without a build. */
+    static final String USAGE = Usage.read(DemoOptions.class);
 
     static DemoOptions parse(String... arguments) {
         int minutes = 10;
@@ -38,7 +33,6 @@ record DemoOptions(Duration length, int clients, boolean noBrowser, long seed, P
                 case "--seed" -> seed = number(name, value, 0, Integer.MAX_VALUE);
                 case "--jar" -> jar = Path.of(value);
                 case "--out" -> output = Path.of(value);
-                case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("demo: unknown option " + argument + "\n" + USAGE);
             }
         }
