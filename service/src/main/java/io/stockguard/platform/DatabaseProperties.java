@@ -20,11 +20,29 @@ import org.springframework.validation.annotation.Validated;
  *     {@code stockguard.reconciliation.ledger-check-timeout}, checked at start. A
  *     {@code socketTimeout} in the JDBC URL or {@code spring.datasource.hikari.data-source-properties}
  *     is kept
+ * @param pooler what stands between the service and a PostgreSQL: {@code none} for a direct
+ *     connection or a session-pooling proxy, where the statement timeout is set once on each
+ *     connection; {@code transaction} for a transaction-pooling one (PgBouncer's
+ *     {@code pool_mode = transaction}, and the like), which hands each transaction whichever server
+ *     connection is free, so a setting made once per connection would bound some other client's
+ *     statements and not this service's: then every transaction sets its own
+ *     ({@code SET LOCAL statement_timeout}) and a statement outside one gets the driver's query
+ *     timeout. MariaDB's timeout travels with each statement either way. The URL and the
+ *     migrations behind such a pooler: docs/operations.md, "Behind PgBouncer or another connection
+ *     pooler"
  */
 @Validated
 @ConfigurationProperties("stockguard.database")
 public record DatabaseProperties(@NotNull @DefaultValue("5s") Duration statementTimeout,
-        @NotNull @DefaultValue("8s") Duration socketTimeout) {
+        @NotNull @DefaultValue("8s") Duration socketTimeout, @NotNull @DefaultValue("none") Pooler pooler) {
+
+    /** What pools connections between the service and the database; see {@code pooler} above. */
+    public enum Pooler {
+        /** Nothing, or a pooler that gives a client one server connection for its whole session. */
+        NONE,
+        /** A pooler that gives a client a server connection for one transaction at a time. */
+        TRANSACTION
+    }
 
     /** What a cancelled statement's answer is given to arrive in, on a busy machine. */
     public static final Duration CANCEL_ANSWER_MIN = Duration.ofSeconds(1);

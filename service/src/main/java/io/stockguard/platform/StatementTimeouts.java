@@ -1,6 +1,7 @@
 package io.stockguard.platform;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
 import java.util.Locale;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -12,7 +13,8 @@ import org.springframework.stereotype.Component;
  * server-side {@code statement_timeout} on every pooled connection: its driver implements JDBC
  * query timeouts with one shared timer that every statement schedules on and purges, which under
  * load becomes a lock all requests queue on. MySQL and MariaDB get the JDBC query timeout, which
- * their drivers send with the statement.
+ * their drivers send with the statement. Behind a transaction-pooling proxy a per-connection
+ * setting would bound the wrong statements; {@link TransactionPooling} bounds each transaction there.
  *
  * <p>Either way it is the database that ends the statement, so a database that has stopped
  * answering (paused, or cut off without a reset) ends nothing: a request thread would wait in a
@@ -34,8 +36,13 @@ class StatementTimeouts implements BeanPostProcessor {
 
     @Override
     public Object postProcessBeforeInitialization(Object bean, String beanName) {
-        if (bean instanceof HikariDataSource pool && isPostgres(pool) && pool.getConnectionInitSql() == null) {
-            pool.setConnectionInitSql("SET statement_timeout = " + timeoutMillis());
+        if (bean instanceof HikariDataSource pool && isPostgres(pool)
+                && properties.getObject().pooler() == DatabaseProperties.Pooler.NONE) {
+            // Before the deployment's own, if it has one: never skipped, and overridden only by a
+            // statement_timeout the deployment sets there itself.
+            String given = pool.getConnectionInitSql();
+            String bound = "SET statement_timeout = " + timeoutMillis();
+            pool.setConnectionInitSql(given == null || given.isBlank() ? bound : bound + "; " + given);
         }
         if (bean instanceof HikariDataSource pool && !socketTimeoutGiven(pool)) {
             long millis = properties.getObject().socketTimeout().toMillis();
@@ -46,9 +53,14 @@ class StatementTimeouts implements BeanPostProcessor {
         }
         if (bean instanceof JdbcTemplate jdbc && !(jdbc.getDataSource() instanceof HikariDataSource pool
                 && isPostgres(pool))) {
-            jdbc.setQueryTimeout((int) Math.max(1, (timeoutMillis() + 999) / 1000));
+            jdbc.setQueryTimeout(wholeSeconds(properties.getObject().statementTimeout()));
         }
         return bean;
+    }
+
+    /** A timeout as JDBC takes it: whole seconds, rounded up, at least 1 (0 would mean none). */
+    static int wholeSeconds(Duration timeout) {
+        return (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
     }
 
     private long timeoutMillis() {

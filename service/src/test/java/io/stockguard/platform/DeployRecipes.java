@@ -1,6 +1,8 @@
 package io.stockguard.platform;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,10 +13,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -78,6 +84,58 @@ final class DeployRecipes {
         return matcher.group(1).strip();
     }
 
+
+    /**
+     * A tool on the PATH the recipes are checked with (promtool, kubectl). Where CI is set (as for
+     * .ci/run) a missing one fails the test, so a green build always means the recipes were checked;
+     * on a developer's machine without it the test is skipped, saying what to install.
+     */
+    static Path requiredTool(String name, String what) {
+        Optional<Path> found = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .filter(directory -> !directory.isBlank()).map(directory -> Path.of(directory, name))
+                .filter(Files::isExecutable).findFirst();
+        if (found.isPresent()) {
+            return found.get();
+        }
+        String ci = System.getenv("CI");
+        if (ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false") && !ci.equals("0")) {
+            throw new AssertionError(name + " is not on PATH, and CI=" + ci + " requires it: install " + what);
+        }
+        Assumptions.abort(name + " is not on PATH (install " + what + "); CI is not set, so this check is skipped");
+        throw new IllegalStateException("not reached");
+    }
+
+    /** What a command prints, requiring it to end within 2 minutes with 0; its errors only go into a failure. */
+    static String output(Path directory, String... command) {
+        Path errors = null;
+        try {
+            errors = Files.createTempFile("deploy-recipes-", ".err");
+            Process process = new ProcessBuilder(command).directory(directory.toFile())
+                    .redirectError(errors.toFile()).start();
+            String output;
+            try (InputStream out = process.getInputStream()) {
+                output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish in 2 minutes:\n" + output);
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError(String.join(" ", command) + " in " + directory + " exited "
+                        + process.exitValue() + ":\n" + output + Files.readString(errors));
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        } finally {
+            if (errors != null) {
+                errors.toFile().delete();
+            }
+        }
+    }
 
     static String read(Path file) {
         try {
@@ -260,50 +318,80 @@ final class DeployRecipes {
         return environment;
     }
 
-    /** Every Kubernetes object under deploy/k8s (its subfolders included), in file order. */
-    static List<Map<String, Object>> kubernetesObjects() {
+    /** The overlays of deploy/k8s, one per tier. */
+    static final List<String> TIERS = List.of("database", "standard", "full");
+
+    private static final Map<String, List<Map<String, Object>>> RENDERED = new ConcurrentHashMap<>();
+
+    /**
+     * What a cluster gets from the tier's overlay: the objects {@code kubectl kustomize} renders from
+     * {@code deploy/k8s/overlays/<tier>}, then those of {@code deploy/k8s/prometheus-operator} (a
+     * folder of its own, applied beside an overlay where the Operator runs).
+     */
+    static List<Map<String, Object>> kubernetesObjects(String tier) {
+        return RENDERED.computeIfAbsent(tier, t -> render(K8S.resolve("overlays").resolve(t)));
+    }
+
+    /** The objects {@code kubectl kustomize} renders from a kustomization folder, and the Operator's. */
+    static List<Map<String, Object>> render(Path kustomization) {
+        Path kubectl = requiredTool("kubectl", "kubectl 1.21 or newer, whose kustomize renders deploy/k8s");
         List<Map<String, Object>> objects = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(K8S)) {
+        for (Object document : new Yaml(new SafeConstructor(new LoaderOptions()))
+                .loadAll(output(K8S, kubectl.toString(), "kustomize", kustomization.toString()))) {
+            if (document != null) {
+                objects.add(map(document));
+            }
+        }
+        try (Stream<Path> files = Files.walk(K8S.resolve("prometheus-operator"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 documents(file).forEach(document -> objects.add(map(document)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return objects;
+        return List.copyOf(objects);
     }
 
-    static Map<String, Object> kubernetesObject(String kind, String name) {
-        return kubernetesObjects().stream()
+    static Map<String, Object> kubernetesObject(String tier, String kind, String name) {
+        return kubernetesObject(kubernetesObjects(tier), kind, name);
+    }
+
+    static Map<String, Object> kubernetesObject(List<Map<String, Object>> objects, String kind, String name) {
+        return objects.stream()
                 .filter(o -> kind.equals(o.get("kind")) && name.equals(map(o.get("metadata")).get("name")))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name + " under " + K8S));
+                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name + " rendered"));
     }
 
     /** The StockGuard container of the Deployment. */
-    static Map<String, Object> stockGuardContainer() {
-        Map<String, Object> podSpec = at(kubernetesObject("Deployment", "stockguard"), "spec", "template", "spec");
+    static Map<String, Object> stockGuardContainer(List<Map<String, Object>> objects) {
+        Map<String, Object> podSpec = at(kubernetesObject(objects, "Deployment", "stockguard"), "spec", "template",
+                "spec");
         return list(podSpec.get("containers")).stream().map(DeployRecipes::map)
                 .filter(c -> "stockguard".equals(c.get("name"))).findFirst()
                 .orElseThrow(() -> new AssertionError("the Deployment has no container named stockguard"));
+    }
+
+    static Map<String, String> kubernetesEnvironment(String tier) {
+        return kubernetesEnvironment(kubernetesObjects(tier));
     }
 
     /**
      * The environment the Deployment gives StockGuard: its container's env entries and every key of
      * the ConfigMaps and Secrets its envFrom names, with their values (null when given by reference).
      */
-    static Map<String, String> kubernetesEnvironment() {
-        Map<String, Object> container = stockGuardContainer();
+    static Map<String, String> kubernetesEnvironment(List<Map<String, Object>> objects) {
+        Map<String, Object> container = stockGuardContainer(objects);
         Map<String, String> environment = new LinkedHashMap<>();
         for (Object source : list(container.get("envFrom"))) {
             Map<String, Object> from = map(source);
             if (from.get("configMapRef") != null) {
                 String name = (String) map(from.get("configMapRef")).get("name");
-                map(kubernetesObject("ConfigMap", name).get("data"))
+                map(kubernetesObject(objects, "ConfigMap", name).get("data"))
                         .forEach((key, value) -> environment.put(key, String.valueOf(value)));
             }
             if (from.get("secretRef") != null) {
                 String name = (String) map(from.get("secretRef")).get("name");
-                Map<String, Object> secret = kubernetesObject("Secret", name);
+                Map<String, Object> secret = kubernetesObject(objects, "Secret", name);
                 Object values = secret.get("stringData") != null ? secret.get("stringData") : secret.get("data");
                 map(values).forEach((key, value) -> environment.put(key, String.valueOf(value)));
             }

@@ -4,12 +4,9 @@ import static io.stockguard.platform.DeployRecipes.at;
 import static io.stockguard.platform.DeployRecipes.list;
 import static io.stockguard.platform.DeployRecipes.map;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.stockguard.access.AccessProperties;
-import io.stockguard.access.PeopleProperties;
 import io.stockguard.alerting.AlertLevel;
 import io.stockguard.alerting.DeliveryStatus;
 import io.stockguard.reconciliation.DriftLevel;
@@ -34,7 +31,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +39,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -246,23 +241,11 @@ class DeployRecipesTest {
     }
 
     /**
-     * Every variable compose and the Kubernetes manifests give StockGuard binds to a setting that
-     * exists: a stockguard.* setting documented in docs/configuration.md (its env var column), or
-     * one of Spring Boot's own from the configuration metadata on the class path. A misspelt
-     * variable is otherwise ignored in silence, and the service runs on its default.
+     * Every variable compose gives StockGuard binds to a setting that exists (the Kubernetes
+     * overlays' are checked by {@link KustomizeTest}, with the same rule).
      */
     @Test
-    void everyEnvironmentVariableGivenToStockGuardSetsARealSetting() {
-        Map<String, String> documented = new LinkedHashMap<>();
-        ConfigurationReference reference = ConfigurationReference.load(getClass().getClassLoader(),
-                ConfigurationReferenceTest.APPLICATION_YML);
-        reference.sections().forEach(section -> section.rows().forEach(row -> {
-            if (!row.envVar().isEmpty()) {
-                documented.put(row.envVar(), row.property());
-            }
-        }));
-        Set<String> springProperties = springBootProperties();
-
+    void everyEnvironmentVariableComposeGivesStockGuardSetsARealSetting() {
         Map<String, Set<String>> given = new LinkedHashMap<>();
         DeployRecipes.composeServices().forEach((name, service) -> {
             if (DeployRecipes.isStockGuard(service)) {
@@ -270,10 +253,26 @@ class DeployRecipesTest {
                         .forEach(v -> given.computeIfAbsent(v, k -> new TreeSet<>()).add("compose " + name));
             }
         });
-        DeployRecipes.kubernetesEnvironment().keySet()
-                .forEach(v -> given.computeIfAbsent(v, k -> new TreeSet<>()).add("deploy/k8s"));
         assertThat(given.keySet()).as("variables found").contains("STOCKGUARD_LEDGER", "SPRING_DATASOURCE_URL");
+        assertThat(unknownVariables(given)).isEmpty();
+    }
 
+    /**
+     * The variables of {@code given} (each with where it is given) that bind to no setting: a
+     * stockguard.* setting documented in docs/configuration.md (its env var column), or one of
+     * Spring Boot's own from the configuration metadata on the class path. A misspelt variable is
+     * otherwise ignored in silence, and the service runs on its default.
+     */
+    static List<String> unknownVariables(Map<String, Set<String>> given) {
+        Map<String, String> documented = new LinkedHashMap<>();
+        ConfigurationReference reference = ConfigurationReference.load(DeployRecipesTest.class.getClassLoader(),
+                ConfigurationReferenceTest.APPLICATION_YML);
+        reference.sections().forEach(section -> section.rows().forEach(row -> {
+            if (!row.envVar().isEmpty()) {
+                documented.put(row.envVar(), row.property());
+            }
+        }));
+        Set<String> springProperties = springBootProperties();
         List<String> wrong = new ArrayList<>();
         given.forEach((variable, where) -> {
             String property = documented.get(variable);
@@ -294,26 +293,7 @@ class DeployRecipesTest {
                 wrong.add(variable + " (" + where + ") does not set " + property);
             }
         });
-        assertThat(wrong).isEmpty();
-    }
-
-    /** The Secret is a template: left as it is, the service must refuse to start rather than run on its keys. */
-    @Test
-    void theSecretsPlaceholdersStopTheServiceAtStartNamingTheSetting() {
-        Map<String, Object> secret = DeployRecipes.kubernetesObject("Secret", "stockguard-secrets");
-        Map<String, Object> values = map(secret.get("stringData"));
-        values.forEach((key, value) -> {
-            if (!key.equals("SPRING_DATASOURCE_USERNAME")) {
-                assertThat(value.toString()).as(key + " is a placeholder").contains("REPLACE-ME");
-            }
-        });
-        var source = new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                values);
-        Binder binder = new Binder(ConfigurationPropertySources.from(source));
-        assertThatThrownBy(() -> binder.bind("stockguard.security", AccessProperties.class))
-                .rootCause().hasMessageContaining("stockguard.security.api-keys[0]");
-        assertThatThrownBy(() -> binder.bind("stockguard.security.people", PeopleProperties.class))
-                .rootCause().hasMessageContaining("stockguard.security.people.users[0]");
+        return wrong;
     }
 
     @Test
@@ -397,65 +377,6 @@ class DeployRecipesTest {
     }
 
     @Test
-    void theDeploymentProbesShutsDownGracefullyAndIsScrapedWithAKey() {
-        Map<String, Object> deployment = DeployRecipes.kubernetesObject("Deployment", "stockguard");
-        Map<String, Object> spec = map(deployment.get("spec"));
-        Map<String, Object> pod = at(deployment, "spec", "template", "spec");
-        Map<String, Object> podLabels = at(deployment, "spec", "template", "metadata", "labels");
-        Map<String, Object> container = DeployRecipes.stockGuardContainer();
-        assertThat((Integer) spec.get("replicas")).as("replicas").isGreaterThanOrEqualTo(2);
-        assertThat(podLabels).containsAllEntriesOf(at(deployment, "spec", "selector", "matchLabels"));
-
-        Set<String> portNames = list(container.get("ports")).stream().map(p -> (String) map(p).get("name"))
-                .collect(Collectors.toSet());
-        assertThat(at(container, "livenessProbe", "httpGet").get("path")).isEqualTo(DeployRecipes.LIVENESS);
-        assertThat(at(container, "readinessProbe", "httpGet").get("path")).isEqualTo(DeployRecipes.READINESS);
-        assertThat(at(container, "startupProbe", "httpGet").get("path")).isEqualTo(DeployRecipes.LIVENESS);
-        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-            assertThat(portNames).as(probe + " port").contains((String) at(container, probe, "httpGet").get("port"));
-        }
-        assertThat(at(container, "resources", "requests")).containsKeys("cpu", "memory");
-        assertThat(at(container, "resources", "limits")).containsKey("memory");
-
-        // The pod gets longer than the preStop pause plus one shutdown phase before it is killed.
-        List<Object> preStop = list(at(container, "lifecycle", "preStop", "exec").get("command"));
-        assertThat(preStop).hasSize(2).first().isEqualTo("sleep");
-        Duration pause = Duration.ofSeconds(Long.parseLong(preStop.get(1).toString()));
-        Duration phase = DurationStyle.detectAndParse(DeployRecipes.kubernetesEnvironment()
-                .get("SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE"));
-        assertThat(Duration.ofSeconds(((Number) pod.get("terminationGracePeriodSeconds")).longValue()))
-                .isGreaterThan(pause.plus(phase));
-
-        Map<String, Object> service = DeployRecipes.kubernetesObject("Service", "stockguard");
-        assertThat(podLabels).containsAllEntriesOf(at(service, "spec", "selector"));
-        Map<String, Object> servicePort = map(list(at(service, "spec").get("ports")).getFirst());
-        assertThat(portNames).contains((String) servicePort.get("targetPort"));
-        Map<String, Object> budget = DeployRecipes.kubernetesObject("PodDisruptionBudget", "stockguard");
-        assertThat(podLabels).containsAllEntriesOf(at(budget, "spec", "selector", "matchLabels"));
-        assertThat((Integer) at(budget, "spec").get("minAvailable")).isLessThan((Integer) spec.get("replicas"));
-
-        // The ServiceMonitor scrapes the Service's port with the key the metrics Secret holds; its job
-        // label is the Service's name, which the alert rules select.
-        Map<String, Object> monitor = DeployRecipes.kubernetesObject("ServiceMonitor", "stockguard");
-        assertThat(at(service, "metadata", "labels"))
-                .containsAllEntriesOf(at(monitor, "spec", "selector", "matchLabels"));
-        Map<String, Object> endpoint = map(list(at(monitor, "spec").get("endpoints")).getFirst());
-        assertThat(endpoint.get("port")).isEqualTo(servicePort.get("name"));
-        assertThat(endpoint.get("path")).isEqualTo(DeployRecipes.METRICS);
-        Map<String, Object> credentials = at(endpoint, "authorization", "credentials");
-        assertThat(map(DeployRecipes.kubernetesObject("Secret", (String) credentials.get("name")).get("stringData")))
-                .containsKey((String) credentials.get("key"));
-        assertThat(at(service, "metadata").get("name")).isEqualTo("stockguard");
-
-        // The pod runs as the image's user and talks to the port the image exposes.
-        String dockerfile = DeployRecipes.read(DeployRecipes.DOCKERFILE);
-        assertThat(at(pod, "securityContext").get("runAsUser").toString()).isEqualTo(instruction(dockerfile, "USER")
-                .split(":")[0]);
-        assertThat(map(list(container.get("ports")).getFirst()).get("containerPort").toString())
-                .isEqualTo(instruction(dockerfile, "EXPOSE"));
-    }
-
-    @Test
     void theImageIsANonRootJava21JreThatChecksReadiness() {
         String dockerfile = DeployRecipes.read(DeployRecipes.DOCKERFILE);
         List<String> stages = instructions(dockerfile, "FROM");
@@ -499,17 +420,8 @@ class DeployRecipesTest {
     @Test
     void promtoolAcceptsTheRulesTheirTestsTheScrapeConfigAndTheDashboardsQueries(@TempDir Path scratch)
             throws IOException {
-        Optional<Path> promtool = onPath("promtool");
-        if (promtool.isEmpty()) {
-            String ci = System.getenv("CI");
-            if (ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false") && !ci.equals("0")) {
-                fail("promtool is not on PATH, and CI=" + ci + " requires it; .ci/run installs it with "
-                        + "apt-get install prometheus");
-            }
-            Assumptions.abort("promtool is not on PATH (apt-get install prometheus); CI is not set, so the rules "
-                    + "are not checked here");
-        }
-        String tool = promtool.get().toString();
+        String tool = DeployRecipes.requiredTool("promtool", "Debian's prometheus package (apt-get install "
+                + "prometheus; .ci/run installs it)").toString();
         run(DeployRecipes.PROMETHEUS, tool, "check", "rules", "alerts.yml");
         run(DeployRecipes.PROMETHEUS, tool, "test", "rules", "alerts.test.yml");
         // --syntax-only: the credentials file it names is mounted by compose, not present here.
@@ -546,7 +458,7 @@ class DeployRecipesTest {
         return anchors;
     }
 
-    private static Set<String> springBootProperties() {
+    static Set<String> springBootProperties() {
         Set<String> names = new TreeSet<>();
         JsonMapper mapper = JsonMapper.builder().build();
         try {
@@ -589,14 +501,8 @@ class DeployRecipesTest {
     }
 
     /** The last such instruction: the runtime stage's. */
-    private static String instruction(String dockerfile, String keyword) {
+    static String instruction(String dockerfile, String keyword) {
         return instructions(dockerfile, keyword).getLast();
-    }
-
-    private static Optional<Path> onPath(String tool) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(directory -> !directory.isBlank()).map(directory -> Path.of(directory, tool))
-                .filter(Files::isExecutable).findFirst();
     }
 
     private static void run(Path directory, String... command) {

@@ -10,12 +10,12 @@ import org.springframework.beans.factory.support.StaticListableBeanFactory;
 /** What each driver is given, before its pool starts: the database's own bound and the socket's. */
 class StatementTimeoutsTest {
 
-    private final StaticListableBeanFactory beans = new StaticListableBeanFactory();
-    private final StatementTimeouts timeouts;
+    private final StatementTimeouts timeouts = timeouts(DatabaseProperties.Pooler.NONE);
 
-    StatementTimeoutsTest() {
-        beans.addBean("database", new DatabaseProperties(Duration.ofSeconds(5), Duration.ofMillis(7_500)));
-        timeouts = new StatementTimeouts(beans.getBeanProvider(DatabaseProperties.class));
+    private static StatementTimeouts timeouts(DatabaseProperties.Pooler pooler) {
+        StaticListableBeanFactory beans = new StaticListableBeanFactory();
+        beans.addBean("database", new DatabaseProperties(Duration.ofSeconds(5), Duration.ofMillis(7_500), pooler));
+        return new StatementTimeouts(beans.getBeanProvider(DatabaseProperties.class));
     }
 
     @Test
@@ -25,6 +25,29 @@ class StatementTimeoutsTest {
         assertThat(pool.getConnectionInitSql()).isEqualTo("SET statement_timeout = 5000");
         // A string: the drivers skip a property whose value is not one.
         assertThat(pool.getDataSourceProperties()).containsEntry("socketTimeout", "8");
+    }
+
+    @Test
+    void aDeploymentsOwnConnectionInitSqlRunsAfterTheStatementTimeoutNotInsteadOfIt() {
+        HikariDataSource pool = pool("jdbc:postgresql://db:5432/stock");
+        pool.setConnectionInitSql("SET search_path = inventory");
+        timeouts.postProcessBeforeInitialization(pool, "dataSource");
+        assertThat(pool.getConnectionInitSql()).isEqualTo("SET statement_timeout = 5000; SET search_path = inventory");
+    }
+
+    @Test
+    void behindATransactionPoolerNoConnectionGetsTheTimeoutForItsTransactionsSetTheirOwn() {
+        HikariDataSource pool = pool("jdbc:postgresql://db:5432/stock");
+        timeouts(DatabaseProperties.Pooler.TRANSACTION).postProcessBeforeInitialization(pool, "dataSource");
+        assertThat(pool.getConnectionInitSql()).isNull();
+        assertThat(pool.getDataSourceProperties()).containsEntry("socketTimeout", "8");
+    }
+
+    @Test
+    void aJdbcTimeoutIsWholeSecondsRoundedUpAndNeverZero() {
+        assertThat(StatementTimeouts.wholeSeconds(Duration.ofMillis(100))).isEqualTo(1);
+        assertThat(StatementTimeouts.wholeSeconds(Duration.ofMillis(1_500))).isEqualTo(2);
+        assertThat(StatementTimeouts.wholeSeconds(Duration.ofSeconds(5))).isEqualTo(5);
     }
 
     @Test

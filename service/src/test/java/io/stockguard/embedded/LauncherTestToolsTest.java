@@ -17,12 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How {@code ./stockguard test} gets the Chromium its console tests drive, tried without
- * installing or uninstalling anything: bash runs the launcher with a PATH that holds only
- * stand-ins for chromium, chromedriver, apt-get, sudo and id, which write down how they were
- * called; the end-to-end cases run a copy of the launcher next to a stand-in {@code mvnw}.
+ * How {@code ./stockguard test} gets the tools its tests drive (Chromium and chromedriver for the
+ * console's browser tests, PgBouncer for the pooler tests), tried without installing or
+ * uninstalling anything: bash runs the launcher with a PATH that holds only stand-ins for
+ * chromium, chromedriver, pgbouncer, apt-get, sudo and id, which write down how they were called;
+ * the end-to-end cases run a copy of the launcher next to a stand-in {@code mvnw}. PgBouncer is
+ * found through {@code STOCKGUARD_PGBOUNCER}, which names a stand-in, so the machine's own
+ * {@code /usr/sbin/pgbouncer} never decides a case.
  */
-class LauncherBrowserSetupTest {
+class LauncherTestToolsTest {
 
     private static final Path LAUNCHER = Path.of("..", "stockguard").toAbsolutePath().normalize();
 
@@ -36,10 +39,14 @@ class LauncherBrowserSetupTest {
 
     private Path calls;
 
+    /** Where the launcher is told PgBouncer is: a stand-in, present unless a case removes it. */
+    private Path pgbouncer;
+
     @BeforeEach
     void standIns() throws IOException {
         calls = root.resolve("calls.log");
         Files.writeString(calls, "");
+        pgbouncer = executable(bin.resolve("pgbouncer"), "");
         // Real tools the launcher itself uses, linked in so that PATH needs nothing else.
         for (String tool : List.of("bash", "env", "awk", "cut", "dirname", "readlink")) {
             Path real = List.of(Path.of("/usr/bin", tool), Path.of("/bin", tool)).stream()
@@ -55,8 +62,8 @@ class LauncherBrowserSetupTest {
         aptGet(0);
         uid(0);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("present");
-        assertThat(run("ensure_browser && echo \"$CHROME_BINARY $CHROMEDRIVER\"").out())
+        assertThat(run("test_setup_plan").out()).isEqualTo("present");
+        assertThat(run("ensure_test_tools && echo \"$CHROME_BINARY $CHROMEDRIVER\"").out())
                 .isEqualTo(bin.resolve("chromium") + " " + bin.resolve("chromedriver"));
         assertThat(Files.readString(calls)).as("nothing installed").isEmpty();
     }
@@ -68,7 +75,7 @@ class LauncherBrowserSetupTest {
         aptGet(0);
         uid(0);
 
-        Result result = run("ensure_browser && echo \"$CHROME_BINARY $CHROMEDRIVER\"",
+        Result result = run("ensure_test_tools && echo \"$CHROME_BINARY $CHROMEDRIVER\"",
                 Map.of("CHROME_BINARY", browser.toString(), "CHROMEDRIVER", driver.toString()));
 
         assertThat(result.out()).isEqualTo(browser + " " + driver);
@@ -80,8 +87,8 @@ class LauncherBrowserSetupTest {
         aptGet(0);
         uid(0);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("root");
-        Result result = run("ensure_browser && echo \"$CHROME_BINARY $CHROMEDRIVER\"");
+        assertThat(run("test_setup_plan").out()).isEqualTo("root");
+        Result result = run("ensure_test_tools && echo \"$CHROME_BINARY $CHROMEDRIVER\"");
 
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(Files.readAllLines(calls)).containsExactly(
@@ -96,8 +103,8 @@ class LauncherBrowserSetupTest {
         aptGet(0);
         uid(0);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("root");
-        assertThat(run("ensure_browser").exit()).isZero();
+        assertThat(run("test_setup_plan").out()).isEqualTo("root");
+        assertThat(run("ensure_test_tools").exit()).isZero();
         assertThat(Files.readString(calls)).contains("apt-get install -y -q chromium chromium-driver");
     }
 
@@ -107,8 +114,8 @@ class LauncherBrowserSetupTest {
         uid(1000);
         sudo(true);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("sudo");
-        Result result = run("ensure_browser");
+        assertThat(run("test_setup_plan").out()).isEqualTo("sudo");
+        Result result = run("ensure_test_tools");
 
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(Files.readAllLines(calls)).containsExactly(
@@ -124,8 +131,8 @@ class LauncherBrowserSetupTest {
         uid(1000);
         sudo(false);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("manual");
-        Result result = run("ensure_browser");
+        assertThat(run("test_setup_plan").out()).isEqualTo("manual");
+        Result result = run("ensure_test_tools");
 
         assertThat(result.exit()).isNotZero();
         assertThat(result.err()).contains("  sudo apt-get install -y chromium chromium-driver");
@@ -136,8 +143,8 @@ class LauncherBrowserSetupTest {
     void withoutAptGetEvenRootIsToldWhatToInstall() throws Exception {
         uid(0);
 
-        assertThat(run("browser_setup_plan").out()).isEqualTo("manual");
-        Result result = run("ensure_browser");
+        assertThat(run("test_setup_plan").out()).isEqualTo("manual");
+        Result result = run("ensure_test_tools");
 
         assertThat(result.exit()).isNotZero();
         assertThat(result.err()).contains("no apt-get", "CHROME_BINARY", "CHROMEDRIVER");
@@ -148,7 +155,7 @@ class LauncherBrowserSetupTest {
         aptGet(100);
         uid(0);
 
-        Result result = run("ensure_browser");
+        Result result = run("ensure_test_tools");
 
         assertThat(result.exit()).isNotZero();
         assertThat(result.err()).contains("installing chromium chromium-driver failed");
@@ -183,6 +190,67 @@ class LauncherBrowserSetupTest {
                         + " CHROMEDRIVER=" + bin.resolve("chromedriver"));
     }
 
+    @Test
+    void aMissingPgBouncerAloneIsInstalledAndHandedToTheTests() throws Exception {
+        standIn("chromium", "");
+        standIn("chromedriver", "");
+        Files.delete(pgbouncer);
+        aptGet(0);
+        uid(0);
+
+        assertThat(run("missing_test_packages").out()).isEqualTo("pgbouncer");
+        assertThat(run("test_setup_plan").out()).isEqualTo("root");
+        Result result = run("ensure_test_tools && echo \"$STOCKGUARD_PGBOUNCER\"");
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(Files.readAllLines(calls)).containsExactly(
+                "apt-get update -q DEBIAN_FRONTEND=noninteractive",
+                "apt-get install -y -q pgbouncer DEBIAN_FRONTEND=noninteractive");
+        assertThat(result.out()).isEqualTo(pgbouncer.toString());
+    }
+
+    @Test
+    void everythingMissingIsInstalledWithOneCommand() throws Exception {
+        Files.delete(pgbouncer);
+        aptGet(0);
+        uid(0);
+
+        Result result = run("ensure_test_tools");
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(Files.readAllLines(calls)).contains(
+                "apt-get install -y -q chromium chromium-driver pgbouncer DEBIAN_FRONTEND=noninteractive");
+    }
+
+    @Test
+    void withoutTheSettingPgBouncerIsFoundOnThePathAndExported() throws Exception {
+        standIn("chromium", "");
+        standIn("chromedriver", "");
+        uid(0);
+
+        Result result = run("ensure_test_tools && echo \"$STOCKGUARD_PGBOUNCER\"", Map.of("STOCKGUARD_PGBOUNCER", ""));
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out()).isEqualTo(bin.resolve("pgbouncer").toString());
+        assertThat(Files.readString(calls)).as("nothing installed").isEmpty();
+    }
+
+    @Test
+    void aUserWhoMayNotInstallIsToldTheCommandForPgBouncerToo() throws Exception {
+        standIn("chromium", "");
+        standIn("chromedriver", "");
+        Files.delete(pgbouncer);
+        aptGet(0);
+        uid(1000);
+        sudo(false);
+
+        Result result = run("ensure_test_tools");
+
+        assertThat(result.exit()).isNotZero();
+        assertThat(result.err()).contains("  sudo apt-get install -y pgbouncer");
+        assertThat(Files.readString(calls)).doesNotContain("apt-get");
+    }
+
     /** Runs the launcher's test command from a copy of it whose mvnw only writes down its call. */
     private Result testCommand(String... args) throws Exception {
         Path launcher = Files.copy(LAUNCHER, root.resolve("stockguard"), StandardCopyOption.COPY_ATTRIBUTES);
@@ -210,6 +278,7 @@ class LauncherBrowserSetupTest {
         env.remove("CHROME_BINARY");
         env.remove("CHROMEDRIVER");
         env.remove("DEBIAN_FRONTEND");
+        env.put("STOCKGUARD_PGBOUNCER", pgbouncer.toString());
         env.put("PATH", bin.toString());
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.putAll(environment);
@@ -239,13 +308,14 @@ class LauncherBrowserSetupTest {
                 : "echo 'sudo: a password is required' >&2\nexit 1");
     }
 
-    /** An apt-get whose install puts stand-in chromium and chromedriver on the PATH. */
+    /** An apt-get whose install puts stand-ins for what it installs on the PATH. */
     private void aptGet(int exit) throws IOException {
         standIn("apt-get", "echo \"apt-get $* DEBIAN_FRONTEND=$DEBIAN_FRONTEND\" >> " + calls + "\n"
                 + "[ " + exit + " = 0 ] || exit " + exit + "\n"
                 + "if [ \"$1\" = install ]; then\n"
-                + "  for f in chromium chromedriver; do printf '#!/bin/sh\\n' > " + bin + "/$f; /bin/chmod +x " + bin
-                + "/$f; done\n"
+                + "  for p in \"$@\"; do case $p in\n"
+                + "    chromium) f=chromium;; chromium-driver) f=chromedriver;; pgbouncer) f=pgbouncer;; *) continue;;\n"
+                + "  esac; printf '#!/bin/sh\\n' > " + bin + "/$f; /bin/chmod +x " + bin + "/$f; done\n"
                 + "fi");
     }
 
