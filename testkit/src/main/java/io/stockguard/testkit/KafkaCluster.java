@@ -43,6 +43,8 @@ public final class KafkaCluster implements AutoCloseable {
     private int fixedBrokerPort;
     /** The one login a broker's second listener accepts, or null for none. */
     private PlainLogin plainLogin;
+    /** The certificates of a broker's TLS listener (which also demands a client certificate), or null for none. */
+    private TestCertificates tls;
 
     /** A SASL/PLAIN user name and password. */
     public record PlainLogin(String username, String password) {
@@ -94,6 +96,30 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * One node that is both broker and controller and, beside its plain listener (which the test
+     * kit itself uses), a TLS one ({@link #tlsBootstrapServers()}) with a server certificate of
+     * {@code certificates}' CA that serves only clients showing a certificate of that CA too
+     * (mutual TLS); {@link #tlsClientProperties(TestCertificates)} are such a client's settings.
+     */
+    public static KafkaCluster singleWithMutualTls(TestCertificates certificates) {
+        try {
+            KafkaCluster cluster = new KafkaCluster(Files.createTempDirectory("stockguard-kafka-"), 1);
+            cluster.tls = certificates;
+            cluster.launch();
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Kafka", e);
+        }
+    }
+
+    /** A Kafka client's settings for the TLS listener: trust the test CA, show the client certificate. */
+    public static Map<String, String> tlsClientProperties(TestCertificates certificates) {
+        return Map.of("security.protocol", "SSL", "ssl.truststore.type", "PEM", "ssl.truststore.location",
+                certificates.caCertificate().toString(), "ssl.keystore.type", "PEM", "ssl.keystore.location",
+                certificates.clientKeyStore().toString());
+    }
+
     /** A dedicated controller and {@code brokers} brokers. */
     public static KafkaCluster start(int brokers) {
         try {
@@ -112,6 +138,20 @@ public final class KafkaCluster implements AutoCloseable {
                 servers.add("127.0.0.1:" + node.brokerPort);
             }
         });
+        return String.join(",", servers);
+    }
+
+    /** The brokers' TLS listeners (only for {@link #singleWithMutualTls}). */
+    public String tlsBootstrapServers() {
+        List<String> servers = new ArrayList<>();
+        nodes.forEach((id, node) -> {
+            if (node.tlsPort > 0) {
+                servers.add("127.0.0.1:" + node.tlsPort);
+            }
+        });
+        if (servers.isEmpty()) {
+            throw new IllegalStateException("this cluster has no TLS listener");
+        }
         return String.join(",", servers);
     }
 
@@ -261,6 +301,8 @@ public final class KafkaCluster implements AutoCloseable {
         private final int brokerPort;
         /** The SASL_PLAINTEXT listener's port, 0 for none. */
         private final int saslPort;
+        /** The SSL listener's port, 0 for none. */
+        private final int tlsPort;
         private final Path home;
         private Process process;
 
@@ -269,6 +311,7 @@ public final class KafkaCluster implements AutoCloseable {
             this.roles = roles;
             this.brokerPort = brokerPort;
             this.saslPort = plainLogin != null && brokerPort > 0 ? freePort() : 0;
+            this.tlsPort = tls != null && brokerPort > 0 ? freePort() : 0;
             this.home = Files.createDirectories(directory.resolve("node-" + id));
             Files.writeString(home.resolve("server.properties"), properties());
         }
@@ -283,7 +326,8 @@ public final class KafkaCluster implements AutoCloseable {
                     .append('\n')
                     .append("controller.listener.names=CONTROLLER\n")
                     .append("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT")
-                    .append(saslPort > 0 ? ",SASL_PLAINTEXT:SASL_PLAINTEXT\n" : "\n")
+                    .append(saslPort > 0 ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : "")
+                    .append(tlsPort > 0 ? ",SSL:SSL\n" : "\n")
                     .append("log.dirs=").append(home.resolve("data")).append('\n')
                     .append("offsets.topic.replication.factor=").append(replication).append('\n')
                     .append("offsets.topic.num.partitions=4\n")
@@ -296,24 +340,33 @@ public final class KafkaCluster implements AutoCloseable {
             if (roles.contains("broker")) {
                 text.append("inter.broker.listener.name=PLAINTEXT\n");
             }
-            String saslListener = "";
+            // The listeners beside the plain one: SASL_PLAINTEXT and SSL, when this cluster has them.
+            String extraListeners = "";
             if (saslPort > 0) {
-                saslListener = ",SASL_PLAINTEXT://127.0.0.1:" + saslPort;
+                extraListeners = ",SASL_PLAINTEXT://127.0.0.1:" + saslPort;
                 text.append("sasl.enabled.mechanisms=PLAIN\n")
                         .append("listener.name.sasl_plaintext.plain.sasl.jaas.config=")
                         .append("org.apache.kafka.common.security.plain.PlainLoginModule required user_")
                         .append(plainLogin.username()).append("=\"").append(plainLogin.password()).append("\";\n");
             }
+            if (tlsPort > 0) {
+                extraListeners += ",SSL://127.0.0.1:" + tlsPort;
+                text.append("listener.name.ssl.ssl.keystore.type=PEM\n")
+                        .append("listener.name.ssl.ssl.keystore.location=").append(tls.serverKeyStore()).append('\n')
+                        .append("listener.name.ssl.ssl.truststore.type=PEM\n")
+                        .append("listener.name.ssl.ssl.truststore.location=").append(tls.caCertificate()).append('\n')
+                        .append("listener.name.ssl.ssl.client.auth=required\n");
+            }
             if (roles.equals("broker,controller")) {
-                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(extraListeners)
                         .append(",CONTROLLER://127.0.0.1:").append(controllerPort).append('\n')
-                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(extraListeners)
                         .append('\n');
             } else if (roles.equals("controller")) {
                 text.append("listeners=CONTROLLER://127.0.0.1:").append(controllerPort).append('\n');
             } else {
-                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener).append('\n')
-                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(saslListener)
+                text.append("listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(extraListeners).append('\n')
+                        .append("advertised.listeners=PLAINTEXT://127.0.0.1:").append(brokerPort).append(extraListeners)
                         .append('\n');
             }
             return text.toString();
