@@ -4,7 +4,6 @@ import static io.stockguard.platform.DeployRecipes.at;
 import static io.stockguard.platform.DeployRecipes.list;
 import static io.stockguard.platform.DeployRecipes.map;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.stockguard.alerting.AlertLevel;
@@ -33,7 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
