@@ -16,15 +16,18 @@
 -- ARGV[5 + 4n] units one customer may hold and have bought (0 = no limit)
 -- ARGV[6 + 4n] replicas Redis must report connected for the load (stockguard.redis.wait-replicas; 0: none)
 -- ARGV[7 + 4n] now (epoch ms)
--- ARGV[8 + 4n] after a loss, for how long (ms) a reservation of an order the hot store has no line of asks
+-- ARGV[8 + 4n] after a loss or a hand-back, for how long (ms) a reservation of an order the hot store has no line of asks
 --          the database first (0: never, the synchronous journal's database refuses such a sale itself)
 -- ARGV[9 + 4n ..] pairs: customer, units held or sold (the database's count, which has everything an
 --          older epoch acknowledged)
 -- A load follows a loss when the copy it replaces is of another Redis history (history.lua) or is gone
 -- though the SKU was loaded before (epoch > 1): the order and line records made before the loss may be
 -- gone too, and with Kafka a client's replay of such an order would be sold again before the database
--- could say it exists. Until the window ends (meta 'rc', epoch ms) reserve.lua asks its caller to look
--- such an order up in the database first; a load that follows no loss keeps the window it found.
+-- could say it exists. A load that replaces an older epoch's copy follows the database's ownership:
+-- the orders the database sold meanwhile were never in Redis (only their open holds are put back), so
+-- a repeat of one that was confirmed or cancelled would be sold again the same way. After either,
+-- until the window ends (meta 'rc', epoch ms) reserve.lua asks its caller to look such an order up in
+-- the database first; a load at the same epoch (a repeated one) keeps the window it found.
 -- Returns {'LOADED'} | {'STALE', epoch} (the hot store already has a newer epoch: the database's
 --   ownership is behind the hot store, which must not happen; nothing is changed) |
 --   {'NO_REPLICAS', connected} (fewer replicas connected than asked for: the database keeps selling)
@@ -35,8 +38,9 @@ local current = found[1]
 if current and tonumber(current) > epoch then return {'STALE', tonumber(current)} end
 local now, window = tonumber(ARGV[7 + 4 * n]), tonumber(ARGV[8 + 4 * n])
 local lost = (current and found[2] ~= sg_history()) or (not current and epoch > 1)
+local handedBack = current and tonumber(current) < epoch
 local checkUntil = 0
-if lost then checkUntil = now + window elseif current then checkUntil = tonumber(found[3] or '0') end
+if lost or handedBack then checkUntil = now + window elseif current then checkUntil = tonumber(found[3] or '0') end
 local wanted = tonumber(ARGV[6 + 4 * n])
 if wanted > 0 then
   local connected = tonumber(string.match(redis.call('INFO', 'replication'), 'connected_slaves:(%d+)'))

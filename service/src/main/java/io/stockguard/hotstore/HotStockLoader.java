@@ -42,8 +42,9 @@ final class HotStockLoader {
     private final java.time.Duration replayCheckAfterLoss;
 
     /**
-     * @param replayCheckAfterLoss after a load that follows a loss, how long a reservation of an
-     *     order the hot store has no line of asks the database first (zero: never)
+     * @param replayCheckAfterLoss after a load that follows a loss or the database's ownership, how
+     *     long a reservation of an order the hot store has no line of asks the database first (zero:
+     *     never)
      */
     HotStockLoader(RedisGateway redis, HotStoreSource database, HotOrders orders, RedisProperties properties,
             Clock clock, ReplicaAcknowledgement replicas, java.time.Duration replayCheckAfterLoss) {

@@ -81,10 +81,12 @@ class RedisLedgerConfiguration {
     }
 
     /**
-     * With Kafka, after a load that follows a loss of Redis's data, reservations of orders the hot
-     * store does not know are looked up in the database for this long: longer than an order
-     * service keeps retrying, and than a hold lasts by default. The synchronous journal's database
-     * refuses such a sale by itself, so the standard tier never asks.
+     * With Kafka, after a load that follows a loss of Redis's data, or the database's ownership of
+     * the SKU (whose confirmed and cancelled orders never were in Redis), reservations of orders the
+     * hot store does not know are looked up in the database for this long: longer than an order
+     * service keeps retrying, and than a hold lasts by default. Each such reservation costs one read
+     * of the database by key meanwhile. The synchronous journal's database refuses such a sale by
+     * itself, so the standard tier never asks.
      */
     static final Duration REPLAY_CHECK_AFTER_LOSS = Duration.ofMinutes(15);
 
