@@ -10,6 +10,9 @@ import java.util.random.RandomGenerator;
  * would end past the deadline is not started). Between attempts it waits what the service's
  * {@code Retry-After} says or, without one, an exponential backoff from {@code firstBackoff}, capped
  * at {@code maxBackoff}, with jitter so that many clients failing together do not retry together.
+ * Not Resilience4j's {@code Retry}: the client's one dependency is Jackson, so that it goes into an
+ * order service without bringing its own resilience library beside the one the service may use,
+ * and a wait here follows the service's {@code Retry-After} first.
  *
  * @param maxAttempts 1 (no retry) to {@value #ATTEMPTS_MAX}
  * @param deadline the whole call, every attempt and wait included; up to 10 minutes

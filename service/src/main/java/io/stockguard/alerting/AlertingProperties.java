@@ -26,7 +26,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param rateLimitPerSkuAndLevel the most alerts one channel sends for one SKU and level in a window
  * @param queueCapacity alerts waiting per channel; beyond it a channel drops new ones (1 to 100000)
  * @param retries attempts after the first when the provider fails (0 to 10)
- * @param retryBackoff pause before the first retry, doubled for each further one (0s to 10s)
+ * @param retryBackoff pause before the first retry, doubled for each further one and drawn at random
+ *     within half of that either way, so that channels failing together do not retry together (0s to 10s)
  * @param deliveryDeadline a delivery gives up when this has passed since its first attempt (100ms to 5m)
  * @param timeout a channel's connect and request timeout unless it sets its own (100ms to 60s)
  * @param smsLengthMax SMS and phone messages are shortened to this many characters (20 to 2000)

@@ -1,23 +1,27 @@
 package io.stockguard.alerting;
 
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.alerting.webhook.Attempt;
 import io.stockguard.alerting.webhook.WebhookChannel;
+import io.stockguard.platform.Backoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One channel's bounded queue and the single thread that empties it, so a channel that hangs
- * delays only its own alerts. Each delivery tries {@code 1 + retries} times with a doubling
- * backoff, and stops at its deadline whatever is left.
+ * delays only its own alerts. Each delivery tries {@code 1 + retries} times with a doubling,
+ * jittered backoff, and stops at its deadline whatever is left.
  */
 final class ChannelWorker implements AutoCloseable {
 
@@ -69,40 +73,44 @@ final class ChannelWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends the alert, retried by Resilience4j's {@code Retry} on a failed attempt with the jittered
+     * backoff, until it is sent, the attempts are spent or the deadline has passed. A wait never
+     * runs past the deadline; an attempt that would start after it is not made.
+     */
     private void deliver(String alertId, Alert alert) {
         long deadline = System.nanoTime() + policy.deadline().toNanos();
-        String error = "the delivery deadline passed before the first attempt";
-        int attempts = 0;
-        while (attempts <= policy.retries()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            attempts++;
-            Attempt attempt = channel.send(alert, Duration.ofNanos(left));
-            if (attempt instanceof Attempt.Failed failed) {
-                error = failed.error();
-            } else {
-                outcome(alertId, DeliveryStatus.SENT, attempts, null);
-                return;
-            }
-            if (attempts <= policy.retries() && !pause(attempts, deadline)) {
-                break;
-            }
+        IntervalFunction waits = new Backoff(policy.backoff(), policy.deadline()).intervals();
+        int[] attempts = {0};
+        Retry retry = Retry.of("alert-" + channel.name(), RetryConfig.<Attempt>custom()
+                .maxAttempts(policy.retries() + 1)
+                .retryOnResult(attempt -> attempt instanceof Attempt.Failed && deadline - System.nanoTime() > 0)
+                .intervalBiFunction((attempt, ignored) -> Math.min(waits.apply(attempt),
+                        TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime()))))
+                .failAfterMaxAttempts(false)
+                .build());
+        Attempt last;
+        try {
+            last = retry.executeSupplier(() -> {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return new Attempt.Failed(attempts[0] == 0 ? "the delivery deadline passed before the first attempt"
+                            : "the delivery deadline passed");
+                }
+                attempts[0]++;
+                return channel.send(alert, Duration.ofNanos(left));
+            });
+        } catch (CancellationException stopping) {
+            // The service stops: its executor interrupted the wait between attempts.
+            last = new Attempt.Failed("the service stopped before the alert was delivered");
         }
-        log.warn("alert {} ({} {}) not delivered to channel {} after {} attempt(s): {}", alertId, alert.level(),
-                alert.kind(), channel.name(), attempts, error);
-        outcome(alertId, DeliveryStatus.FAILED, attempts, error);
-    }
-
-    /** Waits before the next attempt; false when the wait would pass the deadline or the service stops. */
-    private boolean pause(int attempts, long deadline) {
-        long backoff = policy.backoff().toNanos() << Math.min(attempts - 1, 10);
-        if (System.nanoTime() + backoff >= deadline || Thread.currentThread().isInterrupted()) {
-            return false;
+        if (last instanceof Attempt.Failed failed) {
+            log.warn("alert {} ({} {}) not delivered to channel {} after {} attempt(s): {}", alertId, alert.level(),
+                    alert.kind(), channel.name(), attempts[0], failed.error());
+            outcome(alertId, DeliveryStatus.FAILED, attempts[0], failed.error());
+        } else {
+            outcome(alertId, DeliveryStatus.SENT, attempts[0], null);
         }
-        LockSupport.parkNanos(backoff);
-        return !Thread.currentThread().isInterrupted();
     }
 
     private void outcome(String alertId, DeliveryStatus status, int attempts, String error) {

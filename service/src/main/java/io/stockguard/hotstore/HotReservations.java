@@ -3,6 +3,7 @@ package io.stockguard.hotstore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.Backoff;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
@@ -41,8 +42,11 @@ final class HotReservations {
     private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
     /** How long a retry waits for its original to finish; a reservation takes milliseconds. */
     private static final Duration BUSY_WAIT_MAX = Duration.ofSeconds(2);
-    private static final long BUSY_BACKOFF_FIRST_NANOS = 1_000_000;
-    private static final long BUSY_BACKOFF_MAX_NANOS = 50_000_000;
+    /**
+     * Between its looks at the record. Bounded by {@link #BUSY_WAIT_MAX}, not by a count of
+     * attempts, which is why this is a loop and not Resilience4j's {@code Retry}.
+     */
+    private static final Backoff BUSY_BACKOFF = new Backoff(Duration.ofMillis(1), Duration.ofMillis(50));
     /** A line whose record the database rewrote is tried again at most this often. */
     private static final int LINE_ATTEMPTS_MAX = 3;
 
@@ -162,11 +166,10 @@ final class HotReservations {
     private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
         OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
                 command.customerId());
-        long backoffNanos = BUSY_BACKOFF_FIRST_NANOS;
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
+        int waits = 0;
         while (opened instanceof OpenReply.Busy && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(backoffNanos);
-            backoffNanos = Math.min(backoffNanos * 2, BUSY_BACKOFF_MAX_NANOS);
+            LockSupport.parkNanos(BUSY_BACKOFF.after(++waits).toNanos());
             opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
                     command.customerId());
         }

@@ -1,5 +1,6 @@
 package io.stockguard.hotstore;
 
+import io.stockguard.platform.Backoff;
 import io.stockguard.platform.Caller;
 import io.stockguard.hotstore.HotStore;
 import io.stockguard.reservation.HotStoreSource;
@@ -88,9 +89,13 @@ final class Preheater {
      * SKUs whose loads timed out on a busy Redis) after a backoff; the page is counted once, with
      * what still failed after the last attempt. A page of which nothing could be loaded, attempt
      * after attempt, stops the preheat: Redis is down, not busy.
+     *
+     * <p>Not Resilience4j's {@code Retry}: each attempt takes only the SKUs the one before left, the
+     * page's counts add up across attempts, and the progress shown on the console changes between
+     * them. The waits are its jittered backoff ({@link Backoff}).
      */
     private void loadWithRetries(List<SkuId> page) {
-        Duration backoff = BACKOFF_FIRST;
+        Backoff backoff = new Backoff(BACKOFF_FIRST, settings.retryBackoffMax());
         List<SkuId> left = page;
         long loaded = 0;
         long present = 0;
@@ -116,11 +121,10 @@ final class Preheater {
             HotStore.PreheatStatus s = status;
             status = new HotStore.PreheatStatus(s.state(), s.total(), s.loaded(), s.present(), s.failed(),
                     s.retries() + 1, s.startedAt(), null, lastError);
+            Duration wait = backoff.after(attempt);
             log.warn("preheat: {} SKUs of a batch not loaded ({}); retrying them in {}", left.size(), lastError,
-                    backoff);
-            LockSupport.parkNanos(backoff.toNanos());
-            backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0
-                    ? settings.retryBackoffMax() : backoff.multipliedBy(2);
+                    wait);
+            LockSupport.parkNanos(wait.toNanos());
         }
         HotStore.PreheatStatus s = status;
         status = new HotStore.PreheatStatus(s.state(), s.total() + page.size(), s.loaded() + loaded,

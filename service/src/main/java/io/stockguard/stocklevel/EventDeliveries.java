@@ -1,6 +1,7 @@
 package io.stockguard.stocklevel;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.platform.Backoff;
 import io.stockguard.platform.DutyLeases;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,13 +141,15 @@ final class EventDeliveries implements SmartLifecycle {
         }
     }
 
-    /** The wait after the {@code attempts}-th failed attempt: doubling from retry-first, at most retry-max. */
+    /**
+     * The wait after the {@code attempts}-th failed attempt: doubling from retry-first, at most
+     * retry-max, jittered ({@link Backoff}) so that a subscriber back from an outage is not called
+     * for every waiting event at the same instant. Not Resilience4j's {@code Retry}: a delivery's
+     * next attempt is a time stored with it, which any instance may take up after a restart, not a
+     * wait inside one call.
+     */
     Duration backoff(int attempts) {
-        Duration wait = properties.retryFirst();
-        for (int i = 1; i < attempts && wait.compareTo(properties.retryMax()) < 0; i++) {
-            wait = wait.multipliedBy(2);
-        }
-        return wait.compareTo(properties.retryMax()) > 0 ? properties.retryMax() : wait;
+        return new Backoff(properties.retryFirst(), properties.retryMax()).after(attempts);
     }
 
     /** The event as subscribers read it (schema {@value #SCHEMA}). */

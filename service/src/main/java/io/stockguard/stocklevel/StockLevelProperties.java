@@ -25,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param webhooks where events are sent: each gets every event, signed with its own secret
  * @param topic the full tier's public Kafka topic that gets every event too (created on first use,
  *     with the journal's partitions, replication and min.insync.replicas); unused without Kafka
- * @param retryFirst the wait before the second attempt at a delivery; it doubles with each attempt
+ * @param retryFirst the wait before the second attempt at a delivery; it doubles with each attempt,
+ *     each wait drawn at random within half of its step either way
  * @param retryMax the longest wait between attempts
  * @param giveUpAfter a delivery still failing this long after its event is given up (and counted)
  * @param timeout how long one attempt may take, connection included

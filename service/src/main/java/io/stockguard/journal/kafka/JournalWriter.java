@@ -10,6 +10,7 @@ import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.SynchronousJournal;
+import io.stockguard.platform.Backoff;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -243,9 +244,15 @@ final class JournalWriter implements SmartLifecycle {
     /**
      * Applies the events in one transaction. True when applied; false after the allowed attempts
      * failed for a reason other than an unavailable database; null when the writer is stopping.
+     *
+     * <p>Not Resilience4j's {@code Retry}, whose attempts are bounded by one count: an unavailable
+     * database is waited out for as long as it takes (the partition must not skip ahead), conflicts
+     * and other errors each have their own bound, and the loop ends when the writer stops. The
+     * waits are its jittered backoff all the same ({@link Backoff}).
      */
     private Boolean applyWithRetries(List<StockEvent> events) {
-        Duration backoff = RETRY_BACKOFF_FIRST;
+        Backoff backoff = new Backoff(RETRY_BACKOFF_FIRST, settings.retryBackoffMax());
+        int failures = 0;
         int errors = 0;
         int conflicts = 0;
         int conflictsMax = settings.attemptsBeforeDeadLetter() * Failures.CONFLICTS_PER_ERROR;
@@ -256,9 +263,10 @@ final class JournalWriter implements SmartLifecycle {
                 return true;
             } catch (RuntimeException e) {
                 Failures.Kind kind = Failures.kind(e);
+                Duration wait = backoff.after(++failures);
                 if (kind == Failures.Kind.UNAVAILABLE) {
                     log.warn("the database is unavailable to the journal writer ({}); retrying in {}",
-                            Failures.summary(e), backoff);
+                            Failures.summary(e), wait);
                 } else {
                     lastFailure = Failures.summary(e);
                     int count = kind == Failures.Kind.CONFLICT ? ++conflicts : ++errors;
@@ -271,9 +279,7 @@ final class JournalWriter implements SmartLifecycle {
                         return false;
                     }
                 }
-                LockSupport.parkNanos(backoff.toNanos());
-                backoff = backoff.multipliedBy(2).compareTo(settings.retryBackoffMax()) > 0 ? settings.retryBackoffMax()
-                        : backoff.multipliedBy(2);
+                LockSupport.parkNanos(wait.toNanos());
             }
         }
         return null;
