@@ -3,22 +3,17 @@ package io.stockguard.hotstore;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -26,7 +21,6 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -74,28 +68,9 @@ final class RedisGateway implements AutoCloseable {
         this.observations = observations;
         this.timeout = properties.commandTimeout();
         this.cluster = properties.cluster();
-        SocketOptions socket = SocketOptions.builder().connectTimeout(properties.connectTimeout()).build();
-        TimeoutOptions timeouts = TimeoutOptions.enabled(properties.commandTimeout());
-        if (cluster) {
-            List<RedisURI> seeds = Arrays.stream(properties.url().split(",")).map(String::strip).map(RedisURI::create)
-                    .toList();
-            RedisClusterClient clusterClient = RedisClusterClient.create(seeds);
-            clusterClient.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                    .topologyRefreshOptions(io.lettuce.core.cluster.ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(10)).build())
-                    .build());
-            this.client = clusterClient;
-            this.connector = clusterClient::connect;
-        } else {
-            RedisClient standalone = RedisClient.create(RedisURI.create(properties.url()));
-            // Commands to an unreachable Redis fail at once instead of queueing until it returns:
-            // a reservation must get its answer, and the breaker its failure, within the timeout.
-            standalone.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-            this.client = standalone;
-            this.connector = standalone::connect;
-        }
+        this.client = RedisConnections.client(properties);
+        this.connector = client instanceof RedisClusterClient clusterClient ? clusterClient::connect
+                : ((RedisClient) client)::connect;
     }
 
     /**

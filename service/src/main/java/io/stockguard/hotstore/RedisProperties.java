@@ -38,6 +38,13 @@ import org.springframework.validation.annotation.Validated;
  * @param outbox how unapplied changes left by dead requests are swept into the database
  * @param preheat how SKUs are loaded into Redis in bulk
  * @param takeover full tier only: how the database path takes a SKU over from Redis
+ * @param username the ACL user the service logs in as (Redis 6+), instead of one in the URL; the
+ *     commands and keys it needs are listed in docs/operations.md ("A secured Redis")
+ * @param password the password it logs in with (the ACL user's, or {@code requirepass}), instead of
+ *     one in the URL, so that it can come from a secret of its own
+ * @param sentinelPassword the Sentinels' own password ({@code requirepass} in sentinel.conf), when
+ *     it is not the data nodes'
+ * @param tls the certificates of a TLS connection ({@code rediss://} or {@code rediss-sentinel://})
  */
 @Validated
 @ConfigurationProperties("stockguard.redis")
@@ -54,9 +61,23 @@ public record RedisProperties(
         @Valid @NotNull @DefaultValue Breaker breaker,
         @Valid @NotNull @DefaultValue Outbox outbox,
         @Valid @NotNull @DefaultValue Preheat preheat,
-        @Valid @NotNull @DefaultValue Takeover takeover) {
+        @Valid @NotNull @DefaultValue Takeover takeover,
+        String username,
+        String password,
+        String sentinelPassword,
+        @Valid @NotNull @DefaultValue Tls tls) {
 
     public RedisProperties {
+        boolean tlsUrl = url != null && (url.startsWith("rediss://") || url.startsWith("rediss-sentinel://"));
+        if (tls != null && tls.given() && !tlsUrl) {
+            throw new IllegalArgumentException("stockguard.redis.tls.* names certificates, but stockguard.redis.url ("
+                    + url + ") is not a TLS URL: use rediss:// (or rediss-sentinel://), or leave the certificates out");
+        }
+        if (sentinelPassword != null && !sentinelPassword.isEmpty() && url != null
+                && !url.startsWith("redis-sentinel://") && !url.startsWith("rediss-sentinel://")) {
+            throw new IllegalArgumentException("stockguard.redis.sentinel-password is set, but stockguard.redis.url "
+                    + "names no Sentinel (redis-sentinel://host:26379#master)");
+        }
         requireBetween("stockguard.redis.command-timeout", commandTimeout,
                 Duration.ofMillis(10), Duration.ofSeconds(30));
         requireBetween("stockguard.redis.line-lifetime", lineLifetime,
@@ -139,5 +160,46 @@ public record RedisProperties(
             requireBetween("stockguard.redis.takeover.delay", delay, Duration.ofSeconds(2), Duration.ofMinutes(5));
             requireBetween("stockguard.redis.takeover.wait-max", waitMax, Duration.ZERO, Duration.ofSeconds(30));
         }
+    }
+
+    /**
+     * Certificates of a TLS connection to Redis, as PEM files. Without {@code ca-certificate} the
+     * JVM's trusted authorities check the server; the server's name (or IP) must match its
+     * certificate either way.
+     *
+     * @param caCertificate the authority (or authorities) that signed the Redis servers' certificates
+     * @param clientCertificate this service's certificate chain, for a Redis that demands one
+     *     ({@code tls-auth-clients yes}); with {@code client-key}
+     * @param clientKey the private key of {@code client-certificate}, PKCS#8, unencrypted
+     */
+    public record Tls(String caCertificate, String clientCertificate, String clientKey) {
+
+        public Tls {
+            boolean certificate = clientCertificate != null && !clientCertificate.isBlank();
+            boolean key = clientKey != null && !clientKey.isBlank();
+            if (certificate != key) {
+                throw new IllegalArgumentException("stockguard.redis.tls.client-certificate and "
+                        + "stockguard.redis.tls.client-key go together: set both, or neither");
+            }
+            for (String file : new String[] {caCertificate, clientCertificate, clientKey}) {
+                if (file != null && !file.isBlank() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(file))) {
+                    throw new IllegalArgumentException("stockguard.redis.tls: cannot read " + file);
+                }
+            }
+        }
+
+        boolean given() {
+            return (caCertificate != null && !caCertificate.isBlank())
+                    || (clientCertificate != null && !clientCertificate.isBlank());
+        }
+    }
+
+    /** Never the passwords: a record prints every field, and settings end up in logs. */
+    @Override
+    public String toString() {
+        return "RedisProperties[url=" + url.replaceAll("//[^@/]*@", "//***@") + ", cluster=" + cluster
+                + ", username=" + username + ", password=" + (password == null ? null : "***")
+                + ", sentinelPassword=" + (sentinelPassword == null ? null : "***") + ", tls=" + tls
+                + ", waitReplicas=" + waitReplicas + "]";
     }
 }

@@ -33,6 +33,8 @@ public final class RedisServer implements AutoCloseable {
     private final Path directory;
     private final List<String> arguments;
     private Process process;
+    /** The TLS port, 0 for none. */
+    private int tlsPort;
 
     private RedisServer(int port, Path directory, List<String> arguments) {
         this.port = port;
@@ -158,6 +160,55 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * A standalone server that also listens with TLS ({@link #tlsPort()}), with a server certificate
+     * of {@code certificates}' CA and demanding a client certificate of it, and with the ACL users
+     * {@code users} (each a {@code user} line of redis.conf without the word: "name on >password
+     * ~keys +commands"). The plain port stays open to the default user for the test's own checks.
+     */
+    public static RedisServer startWithTls(TestCertificates certificates, List<String> users) {
+        int tlsPort = freePort();
+        List<String> arguments = new ArrayList<>(List.of("--tls-port", Integer.toString(tlsPort), "--tls-cert-file",
+                certificates.serverCertificate().toString(), "--tls-key-file", certificates.serverKey().toString(),
+                "--tls-ca-cert-file", certificates.caCertificate().toString(), "--tls-auth-clients", "yes"));
+        for (String user : users) {
+            arguments.add("--user");
+            arguments.addAll(List.of(user.split(" ")));
+        }
+        RedisServer server = start(arguments.toArray(String[]::new));
+        server.tlsPort = tlsPort;
+        return server;
+    }
+
+    /** The TLS port of a server from {@link #startWithTls}. */
+    public int tlsPort() {
+        if (tlsPort == 0) {
+            throw new IllegalStateException("redis on " + port + " has no TLS port");
+        }
+        return tlsPort;
+    }
+
+    /** One command as an ACL user on the plain port: its reply as {@link #command} gives it. */
+    public String commandAs(String user, String password, String... parts) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(request("AUTH", user, password));
+            out.flush();
+            String auth = readLine(in);
+            if (!auth.equals("+OK")) {
+                return auth;
+            }
+            out.write(request(parts));
+            out.flush();
+            return reply(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("redis on " + port + " did not answer " + parts[0] + " as " + user, e);
+        }
+    }
+
+    /**
      * Sends one command and returns its reply: a status or error line as sent ("+OK", "-ERR …",
      * ":1"), or the content of a bulk string (for tests that poke a server directly).
      */
@@ -166,20 +217,9 @@ public final class RedisServer implements AutoCloseable {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
             socket.setSoTimeout(5_000);
             OutputStream out = socket.getOutputStream();
-            StringBuilder request = new StringBuilder("*").append(parts.length).append("\r\n");
-            for (String part : parts) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                request.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
-            }
-            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.write(request(parts));
             out.flush();
-            InputStream in = socket.getInputStream();
-            String line = readLine(in);
-            if (line.startsWith("$") && !line.equals("$-1")) {
-                byte[] bulk = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
-                return new String(bulk, 0, bulk.length - 2, StandardCharsets.UTF_8);
-            }
-            return line;
+            return reply(socket.getInputStream());
         } catch (IOException e) {
             throw new UncheckedIOException("redis on " + port + " did not answer " + parts[0], e);
         }
@@ -251,6 +291,24 @@ public final class RedisServer implements AutoCloseable {
         }
         throw new IllegalStateException("no bundled redis-server for " + os + "/" + arch
                 + "; set STOCKGUARD_REDIS_SERVER to a redis-server binary");
+    }
+
+    private static byte[] request(String... parts) {
+        StringBuilder request = new StringBuilder("*").append(parts.length).append("\r\n");
+        for (String part : parts) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            request.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+        }
+        return request.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String reply(InputStream in) throws IOException {
+        String line = readLine(in);
+        if (line.startsWith("$") && !line.equals("$-1")) {
+            byte[] bulk = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
+            return new String(bulk, 0, bulk.length - 2, StandardCharsets.UTF_8);
+        }
+        return line;
     }
 
     private static String readLine(InputStream in) throws IOException {
