@@ -10,27 +10,37 @@
 --          e hold ends (ms, 0 = committed), t trace id, u last change (ms), g '1' while the
 --          request that held an OPENING record has given up on it (cleared by the next transition),
 --          x how many times the hold was extended, cu the customer the order is for ('' none),
+--          k the attempt that holds an OPENING record (the request that opened it, or whoever took it
+--          over since: a retry resuming it, the outbox sweeper claiming it); a step that ends the
+--          opening (CLOSE, ABORT, GIVE_UP) names its attempt, and one that no longer holds the record
+--          hears TAKEN and changes nothing: it waits for the holder's outcome instead of making its own,
 --          h the Redis history the record was made under (history.lua): a record of another history (a
 --          failover or restart since it was written) may be one the lost history moved on, and is
 --          not believed: GET answers NONE, OPEN, CONFIRM, CANCEL, EXPIRE and EXTEND answer FOREIGN
 --          (the caller rewrites the record from the database), the steps of a request under way
 --          answer STATE FOREIGN, and RESTORE and FORGET replace or remove it
--- ARGV[1]  operation, ARGV[2] now (epoch ms), then per operation:
+-- ARGV[1]  operation, ARGV[2] now (epoch ms, the caller's clock: c and e, the order's own times, are
+--          counted on it), then per operation. Whether the holder of an OPENING or a settling record
+--          has gone quiet (u, 'stale after') is measured on this server's clock alone (TIME): the
+--          instances' clocks may disagree by minutes, and a request must not lose its record to a twin
+--          on an instance whose clock runs ahead.
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms),
---            9 customer ('' none)
+--            9 customer ('' none), 10 attempt (becomes the holder on NEW and RESUME)
 --            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets> <extensions>
---   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets -> OK | CANCELLED | STATE <state>
---   ABORT    (a reservation refused: forget it, so a retry starts afresh) -> OK | STATE <state>
---   CLAIM    3 stale after (ms): the outbox sweeper takes over an OPENING record whose request is
+--   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets, 5 attempt -> OK | CANCELLED |
+--            TAKEN | STATE <state>
+--   ABORT    3 attempt (a reservation refused: forget it, so a retry starts afresh) -> OK | TAKEN |
+--            STATE <state>
+--   CLAIM    3 stale after (ms), 4 attempt: the outbox sweeper takes over an OPENING record whose request is
 --            gone, to finish or undo it as a whole; while it works a retry hears BUSY
 --            -> CLAIMED <fingerprint> <lines> | BUSY (a request still holds it) | STATE <state>
 --   SETTLING 3 stale after (ms): whether a confirm, cancel or expiry of the order is under way, so the
 --            outbox sweeper leaves its lines' changes to it (it journals them together)
 --            -> BUSY <state> | IDLE <state or NONE> (settled, or left by a caller that died)
---   GIVE_UP  3 fingerprint: the request that opened the record gave up on it half-way (it answered
+--   GIVE_UP  3 fingerprint, 4 attempt: the holder gave up on the record half-way (it answered
 --            "outcome unknown"), so the next attempt resumes it at once instead of waiting for it to
---            go stale -> OK | STATE <state>
+--            go stale -> OK | TAKEN | STATE <state>
 --   CANCEL   3 lifetime (s), 4 stale after (ms) -> TOMBSTONE | GO <lines> <lines with buckets> |
 --            DONE <state> <lines with buckets> | BUSY <lines with buckets> (a confirm is under way)
 --   CONFIRM  -> GO <lines> <lines with buckets> | DONE <lines with buckets> | EXPIRED | CANCELLED |
@@ -56,9 +66,11 @@
 --            store lost (or, overwriting, one made under other epochs than those given, whose lines
 --            the database is the truth of) -> OK | PRESENT
 local key, op, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
-local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x', 'cu', 'h')
+local o = redis.call('HMGET', key, 'st', 'fp', 'ln', 'c', 'e', 't', 'u', 'lb', 'g', 'x', 'cu', 'h', 'k')
 local st = o[1]
 local history = sg_history()
+local time = redis.call('TIME')
+local clock = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
 if st and o[12] ~= history then
   if op == 'GET' then return {'NONE'} end
@@ -76,13 +88,19 @@ if st and o[12] ~= history then
 end
 
 -- Whether the request that holds an OPENING or CONFIRMING record is gone: it gave up on it (g), or
--- has not touched it for longer than a live request can take.
+-- has not touched it for longer than a live request can take (on this server's clock).
 local function left(stale_after)
-  return o[9] == '1' or now - tonumber(o[7]) > tonumber(stale_after)
+  return o[9] == '1' or clock - tonumber(o[7]) > tonumber(stale_after)
+end
+
+-- Whether the attempt named is the one that holds the record (records written before holders were
+-- named, and callers that name none, hold it as '').
+local function holds(attempt)
+  return (o[13] or '') == (attempt or '')
 end
 
 local function set(state)
-  redis.call('HSET', key, 'st', state, 'u', now)
+  redis.call('HSET', key, 'st', state, 'u', clock)
   redis.call('HDEL', key, 'g')
 end
 
@@ -107,7 +125,7 @@ if op == 'RESTORE' then
     if lines > 0 and current then return {'PRESENT'} end
   end
   redis.call('HSET', key, 'st', ARGV[3], 'fp', ARGV[4], 'ln', ARGV[5], 'lb', ARGV[6], 'c', ARGV[7],
-    'e', ARGV[8], 't', ARGV[9], 'u', now, 'x', ARGV[13] or '0', 'cu', ARGV[14] or '', 'h', history)
+    'e', ARGV[8], 't', ARGV[9], 'u', clock, 'x', ARGV[13] or '0', 'cu', ARGV[14] or '', 'h', history)
   redis.call('HDEL', key, 'g')
   redis.call('EXPIRE', key, tonumber(ARGV[10]))
   return {'OK'}
@@ -132,7 +150,7 @@ end
 if op == 'OPEN' then
   if not st then
     redis.call('HSET', key, 'st', 'OPENING', 'fp', ARGV[3], 'ln', ARGV[4], 'c', now, 'e', ARGV[5],
-      't', ARGV[6], 'u', now, 'cu', ARGV[9] or '', 'h', history)
+      't', ARGV[6], 'u', clock, 'cu', ARGV[9] or '', 'h', history, 'k', ARGV[10] or '')
     redis.call('EXPIRE', key, tonumber(ARGV[7]))
     return {'NEW'}
   end
@@ -142,6 +160,7 @@ if op == 'OPEN' then
   if st == 'OPENING' then
     if left(ARGV[8]) then
       set('OPENING')
+      redis.call('HSET', key, 'k', ARGV[10] or '')
       return {'RESUME'}
     end
     return {'BUSY'}
@@ -151,6 +170,7 @@ end
 
 if op == 'CLOSE' then
   if st == 'OPENING' then
+    if not holds(ARGV[5]) then return {'TAKEN'} end
     set(ARGV[3])
     redis.call('HSET', key, 'lb', ARGV[4])
     return {'OK'}
@@ -160,7 +180,11 @@ if op == 'CLOSE' then
 end
 
 if op == 'ABORT' then
-  if st == 'OPENING' then redis.call('DEL', key) return {'OK'} end
+  if st == 'OPENING' then
+    if not holds(ARGV[3]) then return {'TAKEN'} end
+    redis.call('DEL', key)
+    return {'OK'}
+  end
   return {'STATE', st or 'NONE'}
 end
 
@@ -168,6 +192,7 @@ if op == 'CLAIM' then
   if st ~= 'OPENING' then return {'STATE', st or 'NONE'} end
   if not left(ARGV[3]) then return {'BUSY'} end
   set('OPENING')
+  redis.call('HSET', key, 'k', ARGV[4] or '')
   return {'CLAIMED', o[2], o[3]}
 end
 
@@ -180,13 +205,14 @@ end
 
 if op == 'GIVE_UP' then
   if st ~= 'OPENING' or o[2] ~= ARGV[3] then return {'STATE', st or 'NONE'} end
+  if not holds(ARGV[4]) then return {'TAKEN'} end
   redis.call('HSET', key, 'g', '1')
   return {'OK'}
 end
 
 if op == 'CANCEL' then
   if not st then
-    redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', now, 'h', history)
+    redis.call('HSET', key, 'st', 'CANCELLED', 'fp', '', 'ln', '', 'c', now, 'e', 0, 't', '', 'u', clock, 'h', history)
     redis.call('EXPIRE', key, tonumber(ARGV[3]))
     return {'TOMBSTONE'}
   end
@@ -197,7 +223,7 @@ if op == 'CANCEL' then
   -- unless it was left by a caller that died.
   -- BUSY carries the lines' epochs: a confirm recorded under an epoch that no longer owns a SKU can
   -- never finish here (the database fenced it), and the caller rewrites the record at once.
-  if st == 'CONFIRMING' and now - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY', o[8] or ''} end
+  if st == 'CONFIRMING' and clock - tonumber(o[7]) <= tonumber(ARGV[4]) then return {'BUSY', o[8] or ''} end
   set('CANCELLING')
   return {'GO', o[3], o[8] or ''}
 end
@@ -239,7 +265,7 @@ if op == 'EXTEND' then
   local wanted = tonumber(o[4]) + tonumber(ARGV[3])
   if wanted <= ends then return {'DONE', ends, used, o[8] or ''} end
   if used >= tonumber(ARGV[4]) then return {'USED', ends, used, o[8] or ''} end
-  redis.call('HSET', key, 'e', wanted, 'x', used + 1, 'u', now)
+  redis.call('HSET', key, 'e', wanted, 'x', used + 1, 'u', clock)
   return {'OK', wanted, used + 1, o[8] or ''}
 end
 

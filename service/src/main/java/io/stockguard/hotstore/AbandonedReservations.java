@@ -52,7 +52,7 @@ final class AbandonedReservations {
      */
     ReservationOutcome refusedByDatabase(ReserveCommand command, List<HotLines.Change> held,
             List<StockEvent> events, List<EventOutcome> outcomes, EventOutcome.Rejected refused, Instant now,
-            Map<SkuId, Long> epochs) {
+            Map<SkuId, Long> epochs, Attempt attempt) {
         OrderId order = command.orderId();
         boolean cancelled = false;
         for (HotLines.Change change : held) {
@@ -64,7 +64,10 @@ final class AbandonedReservations {
                 discardLine(order, change, command.caller(), now, epochs.get(change.skuId()));
             }
         }
-        orders.abort(order, now);
+        if (!orders.abort(order, now, attempt)) {
+            log.warn("order {}: another attempt took its record over while the database refused this one's changes",
+                    order);
+        }
         SkuId sku = skuOf(refused, events, outcomes);
         if (cancelled) {
             log.warn("order {}: a line an earlier attempt reserved was cancelled, since the database refused the "
@@ -129,10 +132,11 @@ final class AbandonedReservations {
      * Undoes the reserved lines as if they never happened and forgets the order record, so a retry
      * starts afresh. Only while the attempt is younger than half the outbox sweep's minimum age:
      * older, the sweeper may be journaling its changes at that very moment, so they are left to it
-     * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid.
+     * (the order stays OPENING, and a retry resumes it once it is stale). Returns whether it undid
+     * (false too when another attempt took the record over meanwhile: the outcome is that one's).
      */
     boolean abandon(OrderId order, List<HotLines.Change> held, Caller caller, Instant now,
-            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed) {
+            Map<SkuId, Long> epochs, long started, Set<SkuId> resumed, Attempt attempt) {
         if (System.nanoTime() - started > properties.outbox().minimumAge().dividedBy(2).toNanos()) {
             log.warn("order {}: too late to undo its reservation safely; left for the outbox sweeper", order);
             return false;
@@ -140,7 +144,12 @@ final class AbandonedReservations {
         for (HotLines.Change change : held) {
             undoLine(order, change, caller, now, epochs.get(change.skuId()), resumed);
         }
-        orders.abort(order, now);
+        if (!orders.abort(order, now, attempt)) {
+            // Another attempt took the record over while this one was quiet for opening-stale: its
+            // outcome is the order's, and this one cannot say what it will be.
+            log.warn("order {}: another attempt took it over while this one undid its lines", order);
+            return false;
+        }
         return true;
     }
 

@@ -73,7 +73,8 @@ final class HalfWayOrders {
      */
     Outcome settle(OrderId order, Instant now, Runnable beforeSettling) {
         HotOrders.Claim.Claimed claimed;
-        switch (orders.claim(order, now)) {
+        Attempt sweeper = Attempt.next();
+        switch (orders.claim(order, now, sweeper)) {
             case HotOrders.Claim.NotOpening settled -> { return new Outcome.NotHalfWay(); }
             case HotOrders.Claim.Busy busy -> { return new Outcome.InProgress(); }
             case HotOrders.Claim.Claimed taken -> claimed = taken;
@@ -99,7 +100,11 @@ final class HalfWayOrders {
             if (!undoAll(order, held, now)) {
                 return new Outcome.NotHalfWay();
             }
-            orders.abort(order, now);
+            if (!orders.abort(order, now, sweeper)) {
+                log.warn("order {}: a retry took it over while the sweeper undid its lines; the retry finishes it",
+                        order);
+                return new Outcome.InProgress();
+            }
             removed = true;
             log.warn("order {}: {} of its {} lines were reserved when its request went away, and the rest are "
                     + "gone from the hot store; the reserved lines are undone, and a retry starts afresh", order,
@@ -108,7 +113,7 @@ final class HalfWayOrders {
         } finally {
             if (!removed) {
                 // Handed back: a retry resumes it at once (every line step is idempotent).
-                orders.giveUp(order, fingerprint, now);
+                orders.giveUp(order, fingerprint, now, sweeper);
             }
         }
     }

@@ -31,11 +31,13 @@ final class HotOrders {
         this.properties = properties;
     }
 
+    /** Opens the order's record for {@code attempt}, which holds it from then on (NEW, or RESUME of one left). */
     OpenReply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
-            String traceId, CustomerId customer) {
+            String traceId, CustomerId customer, Attempt attempt) {
         return OpenReply.of(call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds),
                 nullToEmpty(traceId), Long.toString(properties.lineLifetime().toSeconds()),
-                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer))));
+                Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)),
+                attempt.id()));
     }
 
     /** What CLOSE answered. */
@@ -51,27 +53,39 @@ final class HotOrders {
         /** The record had left OPENING already (its state): rewritten from the database meanwhile. */
         record InState(String state) implements Closing {
         }
+
+        /**
+         * Another attempt took the record over (this one went quiet for longer than opening-stale):
+         * the order's outcome is the holder's to give, and this attempt changed nothing.
+         */
+        record Taken() implements Closing {
+        }
     }
 
     /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
     Closing close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
-            Instant now) {
-        Reply closed = call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs));
+            Instant now, Attempt attempt) {
+        Reply closed = call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs), attempt.id());
         return switch (closed.status()) {
             case "OK" -> new Closing.Closed();
             case "CANCELLED" -> new Closing.Cancelled();
+            case "TAKEN" -> new Closing.Taken();
             case "STATE" -> new Closing.InState(closed.string(1));
             default -> throw closed.unexpected("order.lua CLOSE");
         };
     }
 
-    Reply abort(OrderId order, Instant now) {
-        return call(order, "ABORT", now);
+    /**
+     * Forgets an OPENING record the attempt holds (a refused reservation), so a retry starts afresh;
+     * false when another attempt took it over (it is that one's to finish or undo).
+     */
+    boolean abort(OrderId order, Instant now, Attempt attempt) {
+        return !call(order, "ABORT", now, attempt.id()).is("TAKEN");
     }
 
-    /** The request that opened the order gives up on it: the next attempt resumes it at once. */
-    Reply giveUp(OrderId order, String fingerprint, Instant now) {
-        return call(order, "GIVE_UP", now, fingerprint);
+    /** The attempt holding the order's record gives up on it: the next attempt resumes it at once. */
+    Reply giveUp(OrderId order, String fingerprint, Instant now, Attempt attempt) {
+        return call(order, "GIVE_UP", now, fingerprint, attempt.id());
     }
 
     /** What CLAIM answered. */
@@ -93,8 +107,8 @@ final class HotOrders {
      * The outbox sweeper takes over an OPENING record whose request is gone (gave up, or silent for
      * longer than {@code opening-stale}), to finish or undo the order as a whole.
      */
-    Claim claim(OrderId order, Instant now) {
-        Reply claimed = call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()));
+    Claim claim(OrderId order, Instant now, Attempt attempt) {
+        Reply claimed = call(order, "CLAIM", now, Long.toString(properties.openingStale().toMillis()), attempt.id());
         return switch (claimed.status()) {
             case "CLAIMED" -> new Claim.Claimed(claimed.string(1), claimed.string(2));
             case "BUSY" -> new Claim.Busy();

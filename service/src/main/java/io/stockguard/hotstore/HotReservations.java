@@ -87,12 +87,13 @@ final class HotReservations {
         OrderId order = command.orderId();
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
-        OpenReply opened = open(command, now, holdEnds, trace);
+        Attempt attempt = Attempt.next();
+        OpenReply opened = open(command, now, holdEnds, trace, attempt);
         if (opened instanceof OpenReply.Foreign || opened instanceof OpenReply.Done done && !current(done, epochs)) {
             // The record was made under another epoch, or another Redis history: the database's copy
             // replaces it.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-            opened = open(command, now, holdEnds, trace);
+            opened = open(command, now, holdEnds, trace, attempt);
         }
         switch (opened) {
             case OpenReply.Cancelled cancelled -> { return new Refusal.OrderCancelled(order); }
@@ -108,15 +109,15 @@ final class HotReservations {
         }
         ReservationOutcome outcome;
         try {
-            outcome = reserveOpened(command, now, holdEnds, epochs, started);
+            outcome = reserveOpened(command, now, holdEnds, epochs, started, attempt);
         } catch (KnownToTheDatabase known) {
-            return answerFromDatabase(command, now, holdEnds, trace, epochs);
+            return answerFromDatabase(command, now, holdEnds, trace, epochs, attempt);
         } catch (RuntimeException e) {
-            giveUp(command, now);
+            giveUp(command, now, attempt);
             throw e;
         }
         if (outcome instanceof Refusal.Unavailable unavailable && unavailable.outcomeUnknown()) {
-            giveUp(command, now);
+            giveUp(command, now, attempt);
         }
         return outcome;
     }
@@ -126,17 +127,17 @@ final class HotReservations {
      * is idempotent) instead of hearing "in progress" until the record goes stale. Best effort: a
      * Redis that cannot take this leaves the record to go stale.
      */
-    private void giveUp(ReserveCommand command, Instant now) {
+    private void giveUp(ReserveCommand command, Instant now, Attempt attempt) {
         try {
-            orders.giveUp(command.orderId(), command.fingerprint(), now);
+            orders.giveUp(command.orderId(), command.fingerprint(), now, attempt);
         } catch (RedisGateway.HotStoreUnavailable e) {
             log.debug("order {}: its give-up waits for Redis: {}", command.orderId(), e.getMessage());
-            giveUps.add(command.orderId(), command.fingerprint());
+            giveUps.add(command.orderId(), command.fingerprint(), attempt);
         }
     }
 
     private ReservationOutcome reserveOpened(ReserveCommand command, Instant now, Instant holdEnds,
-            Map<SkuId, Long> epochs, long started) {
+            Map<SkuId, Long> epochs, long started, Attempt attempt) {
         OrderId order = command.orderId();
         List<HotLines.Change> held = new ArrayList<>();
         Set<SkuId> resumed = new HashSet<>();
@@ -147,15 +148,15 @@ final class HotReservations {
                 refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed,
                         databaseAsked);
             } catch (StaleOwner | KnownToTheDatabase e) {
-                abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed);
+                abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed, attempt);
                 throw e;
             }
             if (refusal != null) {
-                return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed) ? refusal
+                return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed, attempt) ? refusal
                         : new Refusal.Unavailable(true, "the reservation took too long to be undone safely");
             }
         }
-        return journalAndClose(command, held, resumed, now, holdEnds, epochs, started);
+        return journalAndClose(command, held, resumed, now, holdEnds, epochs, started, attempt);
     }
 
     /**
@@ -163,15 +164,15 @@ final class HotReservations {
      * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
      * as it would from the database ledger, where the second insert waits on the first.
      */
-    private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace) {
+    private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace, Attempt attempt) {
         OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                command.customerId());
+                command.customerId(), attempt);
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
         int waits = 0;
         while (opened instanceof OpenReply.Busy && System.nanoTime() < deadline) {
             LockSupport.parkNanos(BUSY_BACKOFF.after(++waits).toNanos());
             opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                    command.customerId());
+                    command.customerId(), attempt);
         }
         return opened;
     }
@@ -266,10 +267,10 @@ final class HotReservations {
 
     /** The order was made before the hot store lost its record: the database's copy answers the retry. */
     private ReservationOutcome answerFromDatabase(ReserveCommand command, Instant now, Instant holdEnds, String trace,
-            Map<SkuId, Long> epochs) {
+            Map<SkuId, Long> epochs, Attempt attempt) {
         OrderId order = command.orderId();
         loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
-        return switch (open(command, now, holdEnds, trace)) {
+        return switch (open(command, now, holdEnds, trace, attempt)) {
             case OpenReply.Done done -> replay(command, done);
             case OpenReply.Cancelled cancelled -> new Refusal.OrderCancelled(order);
             case OpenReply.Expired expired -> new Refusal.OrderExpired(order);
@@ -293,7 +294,7 @@ final class HotReservations {
 
     /** @param resumed how many of the held lines an earlier attempt reserved (this one finishes them) */
     private ReservationOutcome journalAndClose(ReserveCommand command, List<HotLines.Change> held, Set<SkuId> resumed,
-            Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started) {
+            Instant now, Instant holdEnds, Map<SkuId, Long> epochs, long started, Attempt attempt) {
         OrderId order = command.orderId();
         List<HotLines.Change> earlier = EarlierGives.before(redis, held);
         List<StockEvent> events = new ArrayList<>();
@@ -311,7 +312,7 @@ final class HotReservations {
                 return new Refusal.Unavailable(true, "the journal failed while committing");
             }
             log.warn("journal of order {} unavailable; its reservation is undone", order, e);
-            return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed)
+            return abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed, attempt)
                     ? new Refusal.Unavailable(false, "the journal is unavailable")
                     : new Refusal.Unavailable(true, "the journal is unavailable and the undo came too late");
         }
@@ -319,7 +320,7 @@ final class HotReservations {
                 .map(EventOutcome.Rejected.class::cast).findFirst();
         if (refused.isPresent()) {
             // The synchronous journal applies an order's events all or none: none of these applied.
-            return abandoned.refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs);
+            return abandoned.refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs, attempt);
         }
         forget(earlier);
         forget(held);
@@ -327,9 +328,20 @@ final class HotReservations {
                 .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))
                 .toList();
         ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
-        if (orders.close(order, state, reserved, epochs, now) instanceof HotOrders.Closing.Cancelled) {
-            log.info("order {} was cancelled while its reservation was being made", order);
-            return new Refusal.OrderCancelled(order);
+        switch (orders.close(order, state, reserved, epochs, now, attempt)) {
+            case HotOrders.Closing.Cancelled cancelled -> {
+                log.info("order {} was cancelled while its reservation was being made", order);
+                return new Refusal.OrderCancelled(order);
+            }
+            case HotOrders.Closing.Taken taken -> {
+                // This attempt went quiet long enough for another to take the record over; both made
+                // the same idempotent line steps, and the order's outcome is the holder's.
+                log.warn("order {}: another attempt took its record over; this one answers with that one's outcome",
+                        order);
+                return holdersOutcome(command, now, holdEnds, attempt);
+            }
+            case HotOrders.Closing.Closed closed -> { }
+            case HotOrders.Closing.InState inState -> { }
         }
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         // Every line reserved by an earlier attempt (this one only finished it): answered as the
@@ -337,6 +349,30 @@ final class HotReservations {
         boolean replayed = held.size() == resumed.size();
         return new ReservationOutcome.Reserved(new ReservationView(order, state, reserved, now, holdEnds,
                 command.commit() ? now : null, null, trace, 0, command.customerId()), replayed);
+    }
+
+    /**
+     * The outcome of the attempt that holds the order's record, once it has one: a replay of what it
+     * made, or its refusal; "outcome unknown" while it is still at work (the client's retry asks again).
+     */
+    private ReservationOutcome holdersOutcome(ReserveCommand command, Instant now, Instant holdEnds, Attempt attempt) {
+        OrderId order = command.orderId();
+        String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
+        return switch (open(command, now, holdEnds, trace, attempt)) {
+            case OpenReply.Done done -> replay(command, done);
+            case OpenReply.Cancelled cancelled -> new Refusal.OrderCancelled(order);
+            case OpenReply.Expired expired -> new Refusal.OrderExpired(order);
+            case OpenReply.Conflict conflict -> new Refusal.IdempotencyConflict("order " + order);
+            case OpenReply.Opened resumed -> {
+                // The holder gave up meanwhile and this look took the record back: handed back at once.
+                giveUp(command, now, attempt);
+                yield new Refusal.Unavailable(true, "order " + order + " was taken over by another attempt; retry");
+            }
+            case OpenReply.Busy busy -> new Refusal.Unavailable(true, "another attempt of order " + order
+                    + " is finishing it; retry");
+            case OpenReply.Foreign foreign -> new Refusal.Unavailable(true, "order " + order
+                    + " is being restored from the database; retry");
+        };
     }
 
     /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */

@@ -16,8 +16,8 @@ import org.springframework.scheduling.TaskScheduler;
  * Redis itself is what failed (the breaker open, the connection gone) the mark cannot be written,
  * and every retry heard "another request for this order is in progress" until the record went
  * stale, 30 s (measured in the chaos failover run). Those marks are kept here, bounded, and
- * written as soon as Redis takes them again; the mark names the request's fingerprint, so it never
- * touches a record another request made since.
+ * written as soon as Redis takes them again; the mark names the request's fingerprint and attempt,
+ * so it never touches a record another request made or took over since.
  */
 final class PendingGiveUps extends PeriodicWork {
 
@@ -28,7 +28,7 @@ final class PendingGiveUps extends PeriodicWork {
     /** Marks written per round. */
     private static final int PER_ROUND_MAX = 1_000;
 
-    private record GiveUp(OrderId order, String fingerprint) {
+    private record GiveUp(OrderId order, String fingerprint, Attempt attempt) {
     }
 
     private final HotOrders orders;
@@ -42,8 +42,8 @@ final class PendingGiveUps extends PeriodicWork {
     }
 
     /** Keeps a give-up Redis did not take, to write it once Redis is back. */
-    void add(OrderId order, String fingerprint) {
-        if (!pending.offer(new GiveUp(order, fingerprint))) {
+    void add(OrderId order, String fingerprint, Attempt attempt) {
+        if (!pending.offer(new GiveUp(order, fingerprint, attempt))) {
             log.debug("order {} left to go stale: {} give-ups already wait for Redis", order, PENDING_MAX);
         }
     }
@@ -56,7 +56,7 @@ final class PendingGiveUps extends PeriodicWork {
                 return;
             }
             try {
-                orders.giveUp(next.order(), next.fingerprint(), clock.instant());
+                orders.giveUp(next.order(), next.fingerprint(), clock.instant(), next.attempt());
                 pending.poll();
             } catch (RedisGateway.HotStoreUnavailable e) {
                 return;

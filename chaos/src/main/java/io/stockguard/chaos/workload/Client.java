@@ -214,8 +214,8 @@ final class Client implements Runnable {
         List<Op.Line> lines = orderLines();
         Map<String, Object> body = reserveBody(order, lines, random.nextInt(10) == 0);
         Op template = reserveTemplate(process + "-twin", order, lines, body);
-        Target twinInstance = instances.get(Math.floorMod(instanceTurn + 1, instances.size()));
-        Thread twin = Thread.ofVirtual().start(() -> attemptOn(twinInstance, template, body));
+        int twinTurn = instanceTurn + 1;
+        Thread twin = Thread.ofVirtual().start(() -> attemptFrom(twinTurn, template, body));
         remember(order, attempt(reserveTemplate(process, order, lines, body), "POST", "/api/v1/reservations", body));
         try {
             twin.join(IN_DOUBT_RETRY_MAX.toMillis() + REQUEST_TIMEOUT_MAX.toMillis());
@@ -364,19 +364,26 @@ final class Client implements Runnable {
         return completion;
     }
 
-    /** As {@link #attempt}, always on one instance, from a thread of its own (the twin of a reservation). */
-    private void attemptOn(Target instance, Op template, Object body) {
+    /**
+     * As {@link #attempt}, from a thread of its own (the twin of a reservation): the first attempt on
+     * the instance {@code turn} names, so that it races the original on another instance; its retries
+     * go round the instances as any client's do behind a load balancer, so a twin whose instance was
+     * killed is answered by another, not left in doubt until the instance comes back.
+     */
+    private void attemptFrom(int turn, Op template, Object body) {
         Duration backoff = BACKOFF_FIRST;
         long deadline = System.nanoTime() + IN_DOUBT_RETRY_MAX.toNanos();
         for (int attempt = 1; attempt == 1 || System.nanoTime() < deadline; attempt++) {
+            Target instance = instances.get(Math.floorMod(turn++, instances.size()));
             Op invoked = history.invoke(template.withInstance(instance.name()));
             Api.Answer answer = api.call(instance.baseUrl(), "POST", "/api/v1/reservations", body, false);
             history.complete(invoked, Answers.type(answer), op -> Answers.describe(op, answer));
             if (!Answers.retryable(answer) || stopping) {
                 return;
             }
-            LockSupport.parkNanos(Math.min(backoff.toNanos(), BACKOFF_MAX.toNanos()));
-            backoff = backoff.multipliedBy(2);
+            Duration wait = Answers.retryAfter(answer).orElse(backoff);
+            LockSupport.parkNanos(Math.min(wait.toNanos(), BACKOFF_MAX.toNanos()));
+            backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
         }
     }
 
