@@ -46,9 +46,11 @@ public final class ConsoleViews {
     /**
      * @param probeRunning false while no reconciliation probe provides readings (it is switched off)
      * @param alerts the probe's alert feed; empty while it does not run
+     * @param server the Redis this instance follows; null in the embedded tier or when it could not be asked
      */
     public record Overview(List<OverviewRow> rows, long skuCount, String filter, boolean soldOutOnly, boolean hotTier,
-            HotStore.PreheatStatus preheat, boolean probeRunning, List<ProbeReadings.Alert> alerts) {
+            HotStore.PreheatStatus preheat, boolean probeRunning, List<ProbeReadings.Alert> alerts,
+            HotStore.Server server) {
     }
 
     /**

@@ -83,7 +83,7 @@ public class OperatorConsole {
         }
         return new ConsoleViews.Overview(rows, queries.skuCount(), cleaned, soldOutOnly, hot != null,
                 hot == null ? null : preheatStatus(hot), readings != null,
-                readings == null ? List.of() : readings.recentAlerts(ALERTS_SHOWN));
+                readings == null ? List.of() : readings.recentAlerts(ALERTS_SHOWN), hot == null ? null : server(hot));
     }
 
     public Optional<ConsoleViews.SkuPage> sku(SkuId skuId) {
@@ -196,6 +196,14 @@ public class OperatorConsole {
             // Redis down or its breaker open: the page still shows the database, and says so.
             log.debug("cannot read {} from the hot store: {}", skuId, e.toString());
             return ConsoleViews.HotComparison.without(ConsoleViews.HotComparison.UNREADABLE);
+        }
+    }
+
+    private static HotStore.Server server(HotStore hot) {
+        try {
+            return hot.server();
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -75,6 +75,32 @@ public interface HotStore {
             Instant holdEndsAt, String traceId) {
     }
 
+    /** Which Redis this instance follows now, for the admin API and the console. */
+    Server server();
+
+    /**
+     * The Redis an instance follows now. Standalone and Sentinel: the server its connection is on, as
+     * that server describes itself; through Sentinels, also the master the Sentinels name (after a
+     * promotion the two agree once the client has followed it). Cluster: the nodes as the client last
+     * read the topology.
+     *
+     * @param mode {@code standalone}, {@code sentinel} or {@code cluster}
+     * @param sentinelMaster the master's name the Sentinels know it by (sentinel mode), else null
+     * @param sentinelsSay the address the Sentinels name as that master now, "host:port"; null when they
+     *     could not be asked (then {@code problem} says why) or there are none
+     * @param port the port the connected server listens on (its INFO), null in cluster mode or when it
+     *     could not be read
+     * @param role the connected server's role: {@code master}, or {@code slave} while it is a replica
+     * @param runId the connected server's run id: it changes when the server restarts
+     * @param replicationId the connected server's replication id: it changes when a replica is promoted
+     * @param connectedReplicas replicas connected to it
+     * @param clusterNodes cluster mode: "host:port master" or "host:port replica" per node; else empty
+     * @param problem what could not be read, null when everything was
+     */
+    record Server(String mode, String sentinelMaster, String sentinelsSay, Integer port, String role, String runId,
+            String replicationId, Integer connectedReplicas, List<String> clusterNodes, String problem) {
+    }
+
     /** A SKU in the hot store, read in one atomic step. */
     record Snapshot(SkuId skuId, long epoch, String mode, long outboxLength, List<HotBucket> buckets) {
     }

@@ -21,10 +21,12 @@ final class HotStoreOperations implements HotStore {
     private final TransactionTemplate transactions;
     private final HotOrders orders;
     private final Clock clock;
+    private final FollowedServer followed;
 
     HotStoreOperations(RedisGateway redis, HandOver handOver, Preheater preheater, AuditLog audit,
-            TransactionTemplate transactions, HotOrders orders, Clock clock) {
+            TransactionTemplate transactions, HotOrders orders, Clock clock, RedisProperties properties) {
         this.snapshots = new SkuSnapshots(redis);
+        this.followed = new FollowedServer(redis, properties);
         this.handOver = handOver;
         this.preheater = preheater;
         this.audit = audit;
@@ -46,6 +48,11 @@ final class HotStoreOperations implements HotStore {
     @Override
     public PreheatStatus preheatStatus() {
         return preheater.status();
+    }
+
+    @Override
+    public Server server() {
+        return followed.describe();
     }
 
     /**

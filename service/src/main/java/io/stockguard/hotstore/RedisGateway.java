@@ -298,9 +298,19 @@ final class RedisGateway implements AutoCloseable {
         });
     }
 
+    /** One section of INFO from the server this instance's connection is on (standalone and Sentinel). */
+    String info(String section) {
+        return call(() -> await(commands().info(section).toCompletableFuture()));
+    }
+
+    /** The client, for what the shared connection does not serve (a Sentinel's own questions). */
+    AbstractRedisClient client() {
+        return client;
+    }
+
     /** How many replicas Redis reports connected (INFO replication); standalone and Sentinel. */
     int connectedReplicas() {
-        String info = call(() -> await(commands().info("replication").toCompletableFuture()));
+        String info = info("replication");
         return info.lines().filter(line -> line.startsWith("connected_slaves:")).findFirst()
                 .map(line -> Integer.parseInt(line.substring("connected_slaves:".length()).strip())).orElse(0);
     }

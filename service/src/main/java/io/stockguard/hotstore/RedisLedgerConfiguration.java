@@ -150,7 +150,7 @@ class RedisLedgerConfiguration {
             OwnershipStore owners, HotOrders orders, RedisProperties properties, AuditLog audit,
             TransactionTemplate transactions, Clock clock) {
         return new HotStoreOperations(redis, handOver, new Preheater(loader, source, owners,
-                properties.preheat(), clock), audit, transactions, orders, clock);
+                properties.preheat(), clock), audit, transactions, orders, clock, properties);
     }
 
     @Bean

@@ -105,15 +105,33 @@ public final class RedisServer implements AutoCloseable {
      * {@code downAfter} without an answer.
      */
     public static RedisServer startSentinel(String masterName, int masterPort, Duration downAfter) {
+        return startSentinel(masterName, masterPort, downAfter, null, null);
+    }
+
+    /**
+     * As {@link #startSentinel(String, int, Duration)}, for data nodes that demand {@code dataPassword}
+     * ({@code requirepass}; the Sentinel logs in with {@code sentinel auth-pass}), the Sentinel itself
+     * demanding {@code sentinelPassword}; either may be null for none.
+     */
+    public static RedisServer startSentinel(String masterName, int masterPort, Duration downAfter,
+            String dataPassword, String sentinelPassword) {
         int port = freePort();
         try {
             Path directory = Files.createTempDirectory("stockguard-sentinel-" + port + "-");
             Path config = directory.resolve("sentinel.conf");
-            Files.writeString(config, String.join("\n", "port " + port, "bind 127.0.0.1", "protected-mode no",
+            List<String> lines = new ArrayList<>(List.of("port " + port, "bind 127.0.0.1", "protected-mode no",
                     "dir " + directory, "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 1",
                     "sentinel down-after-milliseconds " + masterName + " " + downAfter.toMillis(),
                     "sentinel failover-timeout " + masterName + " 10000",
-                    "sentinel parallel-syncs " + masterName + " 1", ""));
+                    "sentinel parallel-syncs " + masterName + " 1"));
+            if (dataPassword != null) {
+                lines.add("sentinel auth-pass " + masterName + " " + dataPassword);
+            }
+            if (sentinelPassword != null) {
+                lines.add("requirepass " + sentinelPassword);
+            }
+            lines.add("");
+            Files.writeString(config, String.join("\n", lines));
             RedisServer sentinel = new RedisServer(port, directory, List.of(config.toString(), "--sentinel"));
             sentinel.launch();
             return sentinel;
@@ -243,7 +261,9 @@ public final class RedisServer implements AutoCloseable {
                         + Files.readString(directory.resolve("redis.log")));
             }
             try {
-                if (command("PING").equals("+PONG")) {
+                String pong = command("PING");
+                // A server with requirepass answers, refusing: it is up.
+                if (pong.equals("+PONG") || pong.startsWith("-NOAUTH")) {
                     return;
                 }
             } catch (UncheckedIOException notYet) {

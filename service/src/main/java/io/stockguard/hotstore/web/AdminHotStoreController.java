@@ -50,6 +50,15 @@ class AdminHotStoreController {
         return hotStore().preheatStatus();
     }
 
+    @GetMapping("/hot-store")
+    @Operation(summary = "Which Redis this instance follows now",
+            description = "Standalone and Sentinel: the connected server's port, role, run id, replication id and "
+                    + "replicas (from its INFO); through Sentinels also the master they name now. Cluster: the nodes "
+                    + "as the client last read the topology. What could not be read is in `problem`.")
+    HotStore.Server server() {
+        return hotStore().server();
+    }
+
     @PostMapping(path = "/skus/{skuId}/rebuild", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Drain and rebase one SKU: freeze it in Redis, apply its outbox to the database, reload it "
             + "from the database under a new epoch", description = "Audited with the reason; shows the hot state before "
