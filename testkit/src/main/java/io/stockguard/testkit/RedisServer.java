@@ -228,7 +228,8 @@ public final class RedisServer implements AutoCloseable {
 
     /**
      * Sends one command and returns its reply: a status or error line as sent ("+OK", "-ERR …",
-     * ":1"), or the content of a bulk string (for tests that poke a server directly).
+     * ":1"), the content of a bulk string, or an array's elements one per line (for tests that poke a
+     * server directly).
      */
     public String command(String... parts) {
         try (Socket socket = new Socket()) {
@@ -324,6 +325,14 @@ public final class RedisServer implements AutoCloseable {
 
     private static String reply(InputStream in) throws IOException {
         String line = readLine(in);
+        if (line.startsWith("*") && !line.equals("*-1")) {
+            // An array: its elements' replies, one per line.
+            List<String> elements = new ArrayList<>();
+            for (int i = Integer.parseInt(line.substring(1)); i > 0; i--) {
+                elements.add(reply(in));
+            }
+            return String.join("\n", elements);
+        }
         if (line.startsWith("$") && !line.equals("$-1")) {
             byte[] bulk = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
             return new String(bulk, 0, bulk.length - 2, StandardCharsets.UTF_8);
