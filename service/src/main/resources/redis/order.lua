@@ -25,8 +25,10 @@
 --          instances' clocks may disagree by minutes, and a request must not lose its record to a twin
 --          on an instance whose clock runs ahead.
 --   OPEN     3 fingerprint, 4 lines, 5 hold ends (ms), 6 trace, 7 lifetime (s), 8 stale after (ms),
---            9 customer ('' none), 10 attempt (becomes the holder on NEW and RESUME)
---            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY | CONFLICT | CANCELLED |
+--            9 customer ('' none), 10 attempt (becomes the holder on NEW and RESUME), 11 a holder whose
+--            instance the caller found gone from Redis ('' none): an OPENING record that holder still
+--            holds is taken over at once, without waiting for it to go quiet
+--            -> NEW | RESUME (an OPENING left stale: take it over) | BUSY <holder> | CONFLICT | CANCELLED |
 --               EXPIRED | DONE <state> <created> <hold ends> <trace> <lines with buckets> <extensions>
 --   CLOSE    3 final state (RESERVED | CONFIRMED), 4 lines with buckets, 5 attempt -> OK | CANCELLED |
 --            TAKEN | STATE <state>
@@ -158,12 +160,13 @@ if op == 'OPEN' then
   if st == 'EXPIRED' or st == 'EXPIRING' then return {'EXPIRED'} end
   if o[2] ~= ARGV[3] then return {'CONFLICT'} end
   if st == 'OPENING' then
-    if left(ARGV[8]) then
+    local gone = ARGV[11] and ARGV[11] ~= '' and (o[13] or '') == ARGV[11]
+    if gone or left(ARGV[8]) then
       set('OPENING')
       redis.call('HSET', key, 'k', ARGV[10] or '')
       return {'RESUME'}
     end
-    return {'BUSY'}
+    return {'BUSY', o[13] or ''}
   end
   return {'DONE', st, o[4], o[5], o[6] or '', o[8] or '', o[10] or '0'}
 end

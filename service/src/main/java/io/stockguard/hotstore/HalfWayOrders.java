@@ -73,7 +73,7 @@ final class HalfWayOrders {
      */
     Outcome settle(OrderId order, Instant now, Runnable beforeSettling) {
         HotOrders.Claim.Claimed claimed;
-        Attempt sweeper = Attempt.next();
+        Attempt sweeper = Attempt.anonymous();
         switch (orders.claim(order, now, sweeper)) {
             case HotOrders.Claim.NotOpening settled -> { return new Outcome.NotHalfWay(); }
             case HotOrders.Claim.Busy busy -> { return new Outcome.InProgress(); }

@@ -31,13 +31,17 @@ final class HotOrders {
         this.properties = properties;
     }
 
-    /** Opens the order's record for {@code attempt}, which holds it from then on (NEW, or RESUME of one left). */
+    /**
+     * Opens the order's record for {@code attempt}, which holds it from then on (NEW, or RESUME of one
+     * left). {@code goneHolder}, when not empty, is an attempt whose instance is gone: a record it
+     * still holds is taken over at once ('' to wait for the record to go quiet).
+     */
     OpenReply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
-            String traceId, CustomerId customer, Attempt attempt) {
+            String traceId, CustomerId customer, Attempt attempt, String goneHolder) {
         return OpenReply.of(call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds),
                 nullToEmpty(traceId), Long.toString(properties.lineLifetime().toSeconds()),
                 Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)),
-                attempt.id()));
+                attempt.id(), goneHolder));
     }
 
     /** What CLOSE answered. */

@@ -60,11 +60,13 @@ final class HotReservations {
     private final ReplicaAcknowledgement replicas;
     private final PendingGiveUps giveUps;
     private final AbandonedReservations abandoned;
+    private final InstancePresence presence;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
-            PendingGiveUps giveUps) {
+            PendingGiveUps giveUps, InstancePresence presence) {
         this.giveUps = giveUps;
+        this.presence = presence;
         this.abandoned = new AbandonedReservations(orders, lines, loader, journal, redis, properties);
         this.replicas = replicas;
         this.orders = orders;
@@ -87,7 +89,7 @@ final class HotReservations {
         OrderId order = command.orderId();
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
-        Attempt attempt = Attempt.next();
+        Attempt attempt = presence.nextAttempt();
         OpenReply opened = open(command, now, holdEnds, trace, attempt);
         if (opened instanceof OpenReply.Foreign || opened instanceof OpenReply.Done done && !current(done, epochs)) {
             // The record was made under another epoch, or another Redis history: the database's copy
@@ -162,17 +164,31 @@ final class HotReservations {
     /**
      * Opens the order record. A concurrent request for the same order (a client's retry racing its
      * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
-     * as it would from the database ledger, where the second insert waits on the first.
+     * as it would from the database ledger, where the second insert waits on the first. A record held
+     * by an attempt of an instance gone from Redis (killed) is taken over at once.
      */
     private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace, Attempt attempt) {
         OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                command.customerId(), attempt);
+                command.customerId(), attempt, "");
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
         int waits = 0;
-        while (opened instanceof OpenReply.Busy && System.nanoTime() < deadline) {
+        String checked = null;
+        while (opened instanceof OpenReply.Busy busy && System.nanoTime() < deadline) {
+            String gone = "";
+            if (!busy.holder().equals(checked)) {
+                checked = busy.holder();
+                gone = presence.gone(checked) ? checked : "";
+            }
+            if (!gone.isEmpty()) {
+                log.info("order {}: the instance holding its record is gone; this request takes it over",
+                        command.orderId());
+                opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
+                        command.customerId(), attempt, gone);
+                continue;
+            }
             LockSupport.parkNanos(BUSY_BACKOFF.after(++waits).toNanos());
             opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                    command.customerId(), attempt);
+                    command.customerId(), attempt, "");
         }
         return opened;
     }

@@ -54,6 +54,11 @@ final class Keys {
         return outboxKey.substring(0, outboxKey.length() - "x".length()) + "g";
     }
 
+    /** An instance's presence ({@link InstancePresence}), named by the instance. */
+    static String instance(String name) {
+        return "sg:instance:" + name;
+    }
+
     static String order(OrderId order) {
         return "sg:{o:" + order.value() + "}";
     }

@@ -12,8 +12,12 @@ sealed interface OpenReply {
     record Opened(boolean resumed) implements OpenReply {
     }
 
-    /** Another request for the order holds the record and has not gone quiet. */
-    record Busy() implements OpenReply {
+    /**
+     * Another attempt holds the record and has not gone quiet.
+     *
+     * @param holder that attempt's id ('' when the record names none)
+     */
+    record Busy(String holder) implements OpenReply {
     }
 
     /** The order id was used for another request (other lines, quantities or customer). */
@@ -44,7 +48,7 @@ sealed interface OpenReply {
         return switch (reply.status()) {
             case "NEW" -> new Opened(false);
             case "RESUME" -> new Opened(true);
-            case "BUSY" -> new Busy();
+            case "BUSY" -> new Busy(reply.size() > 1 && reply.string(1) != null ? reply.string(1) : "");
             case "CONFLICT" -> new Conflict();
             case "CANCELLED" -> new Cancelled();
             case "EXPIRED" -> new Expired();

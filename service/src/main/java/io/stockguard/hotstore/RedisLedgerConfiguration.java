@@ -105,6 +105,11 @@ class RedisLedgerConfiguration {
     }
 
     @Bean
+    InstancePresence instancePresence(RedisGateway redis) {
+        return new InstancePresence(redis);
+    }
+
+    @Bean
     PendingGiveUps pendingGiveUps(HotOrders orders, Clock clock, TaskScheduler scheduler) {
         return new PendingGiveUps(orders, clock, scheduler);
     }
@@ -134,10 +139,10 @@ class RedisLedgerConfiguration {
             DatabaseLedger databaseLedger, RedisProperties properties, JournalProgress progress,
             AuditLog audit, TransactionTemplate transactions, MeterRegistry meters, Clock clock,
             org.springframework.context.ApplicationEventPublisher events, ReplicaAcknowledgement replicas,
-            PendingGiveUps giveUps) {
+            PendingGiveUps giveUps, InstancePresence presence) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
-                properties, replicas, giveUps);
+                properties, replicas, giveUps, presence);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
                 replicas);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);

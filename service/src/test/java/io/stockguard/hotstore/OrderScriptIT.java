@@ -107,6 +107,27 @@ class OrderScriptIT {
     }
 
     @Test
+    void aRecordHeldByAnAttemptOfAGoneInstanceIsTakenOverAtOnceButOnlyFromThatHolder() {
+        OrderId order = ScriptFixture.order();
+        open(order, 1000, "killed.1");
+        assertThat(openTakingOver(order, "live.1", "").values()).containsExactly("BUSY", "killed.1");
+        assertThat(openTakingOver(order, "live.1", "other.9").values()).as("another holder named")
+                .containsExactly("BUSY", "killed.1");
+
+        assertThat(openTakingOver(order, "live.1", "killed.1").status()).isEqualTo("RESUME");
+
+        assertThat(order(order, "CLOSE", 1003, "RESERVED", "A|1|3|4;B|2|0|7", "killed.1").values())
+                .as("the first holder, had it only been starved").containsExactly("TAKEN");
+        assertThat(openTakingOver(order, "late.1", "killed.1").values())
+                .as("a second request that found the same instance gone: the record has a live holder now")
+                .containsExactly("BUSY", "live.1");
+    }
+
+    private static Reply openTakingOver(OrderId order, String attempt, String goneHolder) {
+        return order(order, "OPEN", 1002, "fp", "A|1;B|2", "0", "trace", "3600", "30000", "", attempt, goneHolder);
+    }
+
+    @Test
     void anAttemptWhoseRecordWasTakenOverCannotCloseAbortOrGiveItUp() {
         OrderId order = ScriptFixture.order();
         open(order, 1000, "first");
