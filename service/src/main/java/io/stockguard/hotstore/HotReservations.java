@@ -3,7 +3,6 @@ package io.stockguard.hotstore;
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
-import io.stockguard.platform.Backoff;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
 import io.stockguard.reservation.ReservationOutcome;
@@ -14,7 +13,6 @@ import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +37,6 @@ import org.slf4j.LoggerFactory;
 final class HotReservations {
 
     private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
-    /** How long a retry waits for its original to finish; a reservation takes milliseconds. */
-    private static final Duration BUSY_WAIT_MAX = Duration.ofSeconds(2);
-    /**
-     * Between its looks at the record. Bounded by {@link #BUSY_WAIT_MAX}, not by a count of
-     * attempts, which is why this is a loop and not Resilience4j's {@code Retry}.
-     */
-    private static final Backoff BUSY_BACKOFF = new Backoff(Duration.ofMillis(1), Duration.ofMillis(50));
     /** A line whose record the database rewrote is tried again at most this often. */
     private static final int LINE_ATTEMPTS_MAX = 3;
 
@@ -61,12 +51,14 @@ final class HotReservations {
     private final PendingGiveUps giveUps;
     private final AbandonedReservations abandoned;
     private final InstancePresence presence;
+    private final OpeningGate gate;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
             PendingGiveUps giveUps, InstancePresence presence) {
         this.giveUps = giveUps;
         this.presence = presence;
+        this.gate = new OpeningGate(orders, presence);
         this.abandoned = new AbandonedReservations(orders, lines, loader, journal, redis, properties);
         this.replicas = replicas;
         this.orders = orders;
@@ -161,36 +153,8 @@ final class HotReservations {
         return journalAndClose(command, held, resumed, now, holdEnds, epochs, started, attempt);
     }
 
-    /**
-     * Opens the order record. A concurrent request for the same order (a client's retry racing its
-     * original) waits for the original to finish, briefly and with backoff, and then gets its outcome,
-     * as it would from the database ledger, where the second insert waits on the first. A record held
-     * by an attempt of an instance gone from Redis (killed) is taken over at once.
-     */
     private OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace, Attempt attempt) {
-        OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                command.customerId(), attempt, "");
-        long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
-        int waits = 0;
-        String checked = null;
-        while (opened instanceof OpenReply.Busy busy && System.nanoTime() < deadline) {
-            String gone = "";
-            if (!busy.holder().equals(checked)) {
-                checked = busy.holder();
-                gone = presence.gone(checked) ? checked : "";
-            }
-            if (!gone.isEmpty()) {
-                log.info("order {}: the instance holding its record is gone; this request takes it over",
-                        command.orderId());
-                opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                        command.customerId(), attempt, gone);
-                continue;
-            }
-            LockSupport.parkNanos(BUSY_BACKOFF.after(++waits).toNanos());
-            opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                    command.customerId(), attempt, "");
-        }
-        return opened;
+        return gate.open(command, now, holdEnds, trace, attempt);
     }
 
     /** Whether a replayed record's lines were all recorded under the epochs that own their SKUs now. */
