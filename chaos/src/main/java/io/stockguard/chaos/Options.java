@@ -1,6 +1,7 @@
 package io.stockguard.chaos;
 
 import io.stockguard.chaos.cluster.Deployment;
+import io.stockguard.chaos.cluster.RedisSetup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.List;
  */
 public record Options(Profile profile, List<Tier> tiers, List<String> faults, List<Long> seeds, int clients,
         Duration faultFreeLoad, Duration soak, Path jar, Path output, int instances, List<Integer> waitReplicas,
-        boolean sentinel) {
+        RedisSetup redis) {
 
     public enum Profile { QUICK, DEFAULT, SOAK }
 
@@ -35,7 +36,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         Path output = Path.of("chaos-results");
         int instances = Deployment.INSTANCES_DEFAULT;
         List<Integer> waitReplicas = List.of(0, 1);
-        boolean sentinel = false;
+        RedisSetup redis = RedisSetup.PROXIED;
         for (String argument : arguments) {
             String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : "";
             switch (argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument) {
@@ -50,7 +51,8 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
                 case "--seconds" -> faultFree = Duration.ofSeconds(positive(argument, value));
                 case "--jar" -> jar = Path.of(value);
                 case "--out" -> output = Path.of(value);
-                case "--sentinel" -> sentinel = true;
+                case "--sentinel" -> redis = only(redis, RedisSetup.SENTINEL);
+                case "--redis-cluster" -> redis = only(redis, RedisSetup.CLUSTER);
                 case "--instances" -> instances = within(argument, value, 1, Deployment.INSTANCES_MAX);
                 case "--wait-replicas" -> waitReplicas = Arrays.stream(value.split(","))
                         .map(v -> within(argument, v.strip(), 0, 1)).distinct().toList();
@@ -64,7 +66,23 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         }
         int clientCount = clients != null ? clients : profile == Profile.QUICK ? 16 : 24;
         return new Options(profile, tiers, faults, List.copyOf(seedList), clientCount, faultFree, soak, jar, output,
-                instances, waitReplicas, sentinel);
+                instances, redis == RedisSetup.CLUSTER ? clusterWaits(waitReplicas) : waitReplicas, redis);
+    }
+
+    private static RedisSetup only(RedisSetup before, RedisSetup asked) {
+        if (before != RedisSetup.PROXIED && before != asked) {
+            throw new IllegalArgumentException("--sentinel and --redis-cluster: one at a time\n\n" + USAGE);
+        }
+        return asked;
+    }
+
+    /** Redis Cluster runs with wait-replicas 0 alone (WAIT is not available there). */
+    private static List<Integer> clusterWaits(List<Integer> asked) {
+        if (!asked.contains(0)) {
+            throw new IllegalArgumentException("--redis-cluster runs with --wait-replicas=0 only: WAIT is not "
+                    + "available in Redis Cluster\n\n" + USAGE);
+        }
+        return List.of(0);
     }
 
     /** The deployments a tier runs in: one per wait-replicas asked for on a Redis tier, the one on the embedded tier. */
@@ -72,7 +90,7 @@ public record Options(Profile profile, List<Tier> tiers, List<String> faults, Li
         if (!tier.hasRedis()) {
             return List.of(Deployment.EMBEDDED);
         }
-        return waitReplicas.stream().map(wait -> new Deployment(instances, wait, sentinel)).toList();
+        return waitReplicas.stream().map(wait -> new Deployment(instances, wait, redis)).toList();
     }
 
     private static int within(String argument, String value, int min, int max) {

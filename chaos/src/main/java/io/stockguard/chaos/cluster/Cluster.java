@@ -2,6 +2,7 @@ package io.stockguard.chaos.cluster;
 
 import io.stockguard.chaos.Tier;
 import io.stockguard.testkit.KafkaCluster;
+import io.stockguard.testkit.RedisCluster;
 import io.stockguard.testkit.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Everything a tier runs on, as real processes started here and stopped here: the service
- * instances, and for the Redis tiers PostgreSQL, Redis (master, replica, proxy) and Kafka.
+ * instances, and for the Redis tiers PostgreSQL, Redis (master, replica, proxy; or with a Sentinel;
+ * or a Redis Cluster of three masters with a replica each) and Kafka.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -36,6 +38,7 @@ public final class Cluster implements AutoCloseable {
     private Database database;
     private RedisNodes redis;
     private SentinelRedis sentinel;
+    private RedisCluster redisCluster;
     private KafkaCluster kafka;
     private Path embeddedData;
     /** Stops the processes once, from close() or from the exit hook. */
@@ -84,10 +87,13 @@ public final class Cluster implements AutoCloseable {
             settings.put("stockguard.data-dir", embeddedData.toString());
         } else {
             database = Database.start(home);
-            if (deployment.sentinel()) {
-                sentinel = SentinelRedis.start();
-            } else {
-                redis = RedisNodes.start();
+            switch (deployment.redis()) {
+                case SENTINEL -> sentinel = SentinelRedis.start();
+                case CLUSTER -> {
+                    redisCluster = RedisCluster.startWithReplicas();
+                    settings.put("stockguard.redis.cluster", "true");
+                }
+                case PROXIED -> redis = RedisNodes.start();
             }
             // Every other setting is the service's default: what a new user runs.
             settings.putAll(Map.of("spring.datasource.url", database.jdbcUrl(),
@@ -110,6 +116,8 @@ public final class Cluster implements AutoCloseable {
                 own.put("stockguard.redis.url", redis.uriFor(name));
             } else if (sentinel != null) {
                 own.put("stockguard.redis.url", sentinel.uri());
+            } else if (redisCluster != null) {
+                own.put("stockguard.redis.url", redisCluster.uris());
             }
             instances.add(new ServiceInstance(name, jar, RedisServer.freePort(), own, home));
         }
@@ -134,6 +142,11 @@ public final class Cluster implements AutoCloseable {
     /** Redis with a Sentinel, when the deployment asked for one. */
     public Optional<SentinelRedis> sentinel() {
         return Optional.ofNullable(sentinel);
+    }
+
+    /** The Redis Cluster, when the deployment asked for one. */
+    public Optional<RedisCluster> redisCluster() {
+        return Optional.ofNullable(redisCluster);
     }
 
     public Optional<KafkaCluster> kafka() {
@@ -210,6 +223,9 @@ public final class Cluster implements AutoCloseable {
         }
         if (sentinel != null) {
             sentinel.close();
+        }
+        if (redisCluster != null) {
+            redisCluster.close();
         }
         if (database != null) {
             database.close();

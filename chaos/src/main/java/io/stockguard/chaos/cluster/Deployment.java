@@ -12,13 +12,13 @@ import java.util.Map;
  * @param instances service instances on the tier's stores (the embedded tier keeps its database in
  *     one instance's data folder, so it always has one)
  * @param waitReplicas {@code stockguard.redis.wait-replicas} of every instance (Redis tiers only)
- * @param sentinel Redis run with a Sentinel that promotes the replica, the service following it
- *     ({@code redis-sentinel://}); otherwise a failover keeps the master's address (a proxy in front)
+ * @param redis how Redis is deployed: behind a proxy (a failover keeps the master's address), with a
+ *     Sentinel that promotes the replica, or as a Redis Cluster with a replica per master
  */
-public record Deployment(int instances, int waitReplicas, boolean sentinel) {
+public record Deployment(int instances, int waitReplicas, RedisSetup redis) {
 
     /** The embedded tier's only deployment. */
-    public static final Deployment EMBEDDED = new Deployment(1, 0, false);
+    public static final Deployment EMBEDDED = new Deployment(1, 0, RedisSetup.PROXIED);
     /** Instances a Redis tier runs with unless told otherwise: enough for two owners' views to differ. */
     public static final int INSTANCES_DEFAULT = 2;
     public static final int INSTANCES_MAX = 4;
@@ -31,11 +31,14 @@ public record Deployment(int instances, int waitReplicas, boolean sentinel) {
             throw new IllegalArgumentException("wait-replicas: 0 or 1 (the suite runs one replica), not "
                     + waitReplicas);
         }
+        if (redis == RedisSetup.CLUSTER && waitReplicas != 0) {
+            throw new IllegalArgumentException("wait-replicas is not available in Redis Cluster: 0 only");
+        }
     }
 
     /** The deployment of {@code tier}: as asked on a Redis tier, the only one on the embedded tier. */
-    public static Deployment of(Tier tier, int instances, int waitReplicas, boolean sentinel) {
-        return tier.hasRedis() ? new Deployment(instances, waitReplicas, sentinel) : EMBEDDED;
+    public static Deployment of(Tier tier, int instances, int waitReplicas, RedisSetup redis) {
+        return tier.hasRedis() ? new Deployment(instances, waitReplicas, redis) : EMBEDDED;
     }
 
     /** The settings it gives every instance of a Redis tier. */
@@ -46,16 +49,16 @@ public record Deployment(int instances, int waitReplicas, boolean sentinel) {
     /** How a report names it, e.g. "2 instances, wait-replicas 0 (the default)". */
     public String label() {
         return instances + (instances == 1 ? " instance" : " instances") + ", wait-replicas " + waitReplicas
-                + (waitReplicas == 0 ? " (the default)" : "") + (sentinel ? ", Sentinel" : "");
+                + (waitReplicas == 0 ? " (the default)" : "") + redis.label();
     }
 
     /** The command-line options that run it again. */
     public String options() {
-        return "--instances=" + instances + " --wait-replicas=" + waitReplicas + (sentinel ? " --sentinel" : "");
+        return "--instances=" + instances + " --wait-replicas=" + waitReplicas + redis.option();
     }
 
     /** A short name for result folders, e.g. {@code i2-w0}. */
     public String folderName() {
-        return "i" + instances + "-w" + waitReplicas + (sentinel ? "-sentinel" : "");
+        return "i" + instances + "-w" + waitReplicas + redis.folder();
     }
 }

@@ -46,7 +46,7 @@ public final class Demo implements Stage {
      * shows replica acknowledgement degrading and coming back as well as the history fence. The
      * default (0) is what the chaos suite runs first.
      */
-    static final Deployment DEPLOYMENT = new Deployment(2, 1, false);
+    static final Deployment DEPLOYMENT = new Deployment(2, 1, io.stockguard.chaos.cluster.RedisSetup.PROXIED);
     private static final String ORDINARY_PREFIX = "SKU-";
     private static final int ORDINARY_SKUS = 1_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);

@@ -2,6 +2,7 @@ package io.stockguard.chaos.nemesis;
 
 import io.stockguard.chaos.Tier;
 import io.stockguard.chaos.cluster.Cluster;
+import io.stockguard.chaos.cluster.RedisSetup;
 import java.time.Duration;
 import java.util.Random;
 import java.util.Set;
@@ -29,8 +30,8 @@ public interface Fault {
         return false;
     }
 
-    /** How Redis must be deployed for it: true for a Sentinel's failover, false for faults of the proxied master, null for faults of anything else. */
-    default Boolean needsSentinel() {
+    /** How Redis must be deployed for it; null for faults of anything but Redis. */
+    default RedisSetup needsRedis() {
         return null;
     }
 

@@ -3,9 +3,13 @@ package io.stockguard.chaos.nemesis;
 import io.stockguard.chaos.Tier;
 import io.stockguard.chaos.cluster.Cluster;
 import io.stockguard.chaos.cluster.RedisNodes;
+import io.stockguard.chaos.cluster.RedisSetup;
 import io.stockguard.chaos.cluster.SentinelRedis;
 import io.stockguard.chaos.cluster.ServiceInstance;
+import io.stockguard.chaos.workload.Catalogue;
 import io.stockguard.testkit.KafkaCluster;
+import io.stockguard.testkit.RedisCluster;
+import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,8 +24,10 @@ public final class Faults {
     private static final Set<Tier> ALL = EnumSet.allOf(Tier.class);
     private static final Set<Tier> REDIS_TIERS = EnumSet.of(Tier.REDIS, Tier.KAFKA);
     private static final Set<Tier> KAFKA_TIER = EnumSet.of(Tier.KAFKA);
-    /** Faults of the master behind its proxy: not for a deployment with a Sentinel. */
-    private static final Boolean PROXIED = false;
+    /** Faults of the master behind its proxy: not for a deployment with a Sentinel or a cluster. */
+    private static final RedisSetup PROXIED = RedisSetup.PROXIED;
+    /** How long a promotion in a cluster may take before the fault gives up on it. */
+    private static final Duration PROMOTION_WAIT_MAX = Duration.ofSeconds(30);
     /** How long a cut-off replica misses the master's writes before the failover. */
     private static final Duration REPLICA_BEHIND = Duration.ofSeconds(3);
 
@@ -72,7 +78,8 @@ public final class Faults {
                         }),
                 fault("redis-sentinel-failover", "the post-mortem's incident as Redis Sentinel makes it: the replica cut "
                         + "off from the master for 3 s, the master killed (kill -9), the Sentinel promotes the replica "
-                        + "(the last writes lost) and the service follows it through the Sentinel", REDIS_TIERS, 8, true,
+                        + "(the last writes lost) and the service follows it through the Sentinel", REDIS_TIERS, 8,
+                        RedisSetup.SENTINEL,
                         (cluster, random) -> {
                             SentinelRedis redis = cluster.sentinel().orElseThrow(
                                     () -> new IllegalStateException("this deployment has no Sentinel"));
@@ -81,6 +88,50 @@ public final class Faults {
                             redis.killMaster();
                             return Fault.injected("master killed; the Sentinel promotes the replica 3 s behind",
                                     redis::awaitPromotionAndRestoreAReplica);
+                        }),
+                fault("redis-slot-migration", "Redis Cluster: the slots of every SKU the master of the hot SKU "
+                        + "serves move to another master, keys and all (clients hear TRYAGAIN, ASK, then MOVED)",
+                        REDIS_TIERS, 5, RedisSetup.CLUSTER, (cluster, random) -> {
+                            RedisCluster redis = redisCluster(cluster);
+                            RedisServer from = redis.masterOf(redis.slot(HOT_TAG));
+                            RedisServer to = otherMaster(redis, from);
+                            int moved = 0;
+                            for (String tag : CATALOGUE_TAGS) {
+                                int slot = redis.slot(tag);
+                                if (redis.masterOf(slot) == from) {
+                                    redis.migrateSlot(slot, to);
+                                    moved++;
+                                }
+                            }
+                            return Fault.injected(moved + " slots moved from " + from.port() + " to " + to.port(),
+                                    () -> { });
+                        }),
+                fault("redis-cluster-failover", "Redis Cluster: the replica of the hot SKU's master takes over "
+                        + "by CLUSTER FAILOVER (in step with the master: nothing lost)", REDIS_TIERS, 5,
+                        RedisSetup.CLUSTER, (cluster, random) -> {
+                            RedisCluster redis = redisCluster(cluster);
+                            int slot = redis.slot(HOT_TAG);
+                            RedisServer replica = redis.replicaOf(redis.masterOf(slot));
+                            expect(replica.command("CLUSTER", "FAILOVER"), "CLUSTER FAILOVER");
+                            awaitMaster(redis, slot, replica);
+                            return Fault.injected("replica " + replica.port() + " promoted", () -> { });
+                        }),
+                fault("redis-cluster-takeover", "Redis Cluster, the post-mortem's incident: the hot SKU's replica "
+                        + "stopped for 3 s (it misses the sales), its master killed (kill -9), the replica promoted by "
+                        + "CLUSTER FAILOVER TAKEOVER; the killed node comes back as a replica", REDIS_TIERS, 5,
+                        RedisSetup.CLUSTER, (cluster, random) -> {
+                            RedisCluster redis = redisCluster(cluster);
+                            int slot = redis.slot(HOT_TAG);
+                            RedisServer master = redis.masterOf(slot);
+                            RedisServer replica = redis.replicaOf(master);
+                            replica.pause();
+                            LockSupport.parkNanos(REPLICA_BEHIND.toNanos());
+                            master.kill();
+                            replica.resume();
+                            expect(replica.command("CLUSTER", "FAILOVER", "TAKEOVER"), "CLUSTER FAILOVER TAKEOVER");
+                            awaitMaster(redis, slot, replica);
+                            return Fault.injected("master " + master.port() + " killed; replica " + replica.port()
+                                    + " 3 s behind promoted", master::restart);
                         }),
                 new PartitionOne(),
                 new BrokerKill(),
@@ -122,18 +173,54 @@ public final class Faults {
         return cluster.redis().orElseThrow(() -> new IllegalStateException("this tier has no Redis"));
     }
 
+    /** The hash tag of the hot SKU's keys, and of every SKU of the catalogue. */
+    private static final String HOT_TAG = "{" + Catalogue.standard().hot() + "}";
+    private static final List<String> CATALOGUE_TAGS = Catalogue.standard().totals().keySet().stream().sorted()
+            .map(sku -> "{" + sku + "}").toList();
+
+    private static RedisCluster redisCluster(Cluster cluster) {
+        return cluster.redisCluster().orElseThrow(() -> new IllegalStateException("this deployment has no "
+                + "Redis Cluster"));
+    }
+
+    private static RedisServer otherMaster(RedisCluster redis, RedisServer master) {
+        for (RedisServer node : redis.nodes()) {
+            if (node != master && node.isRunning() && node.command("ROLE").startsWith("master")) {
+                return node;
+            }
+        }
+        throw new IllegalStateException("the cluster has no other master");
+    }
+
+    private static void awaitMaster(RedisCluster redis, int slot, RedisServer promoted) {
+        long deadline = System.nanoTime() + PROMOTION_WAIT_MAX.toNanos();
+        while (redis.masterOf(slot) != promoted) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("node " + promoted.port() + " was not promoted within "
+                        + PROMOTION_WAIT_MAX);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+    }
+
+    private static void expect(String reply, String command) {
+        if (!reply.equals("+OK")) {
+            throw new IllegalStateException(command + " answered " + reply);
+        }
+    }
+
     private static Fault fault(String name, String description, Set<Tier> tiers, int holdSeconds,
             BiFunction<Cluster, Random, Fault.Injected> inject) {
         return fault(name, description, tiers, holdSeconds, null, inject);
     }
 
-    /** A fault of Redis as deployed: behind the proxy ({@code sentinel} false) or with a Sentinel (true). */
-    private static Fault fault(String name, String description, Set<Tier> tiers, int holdSeconds, Boolean sentinel,
+    /** A fault of Redis as deployed ({@code redis}), or of anything else (null). */
+    private static Fault fault(String name, String description, Set<Tier> tiers, int holdSeconds, RedisSetup redis,
             BiFunction<Cluster, Random, Fault.Injected> inject) {
         return new Fault() {
             @Override
-            public Boolean needsSentinel() {
-                return sentinel;
+            public RedisSetup needsRedis() {
+                return redis;
             }
 
             @Override
@@ -195,8 +282,8 @@ public final class Faults {
         }
 
         @Override
-        public Boolean needsSentinel() {
-            return false;
+        public RedisSetup needsRedis() {
+            return PROXIED;
         }
 
         @Override

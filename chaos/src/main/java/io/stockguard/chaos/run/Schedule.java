@@ -24,8 +24,9 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
     /** The quick profile's faults: per tier, the two that have found the most. */
     private static final java.util.Map<Tier, List<String>> QUICK = java.util.Map.of(
             Tier.DB, List.of("instance-kill", "postgres-pause"),
-            Tier.REDIS, List.of("redis-kill", "redis-failover-fast"),
-            Tier.KAFKA, List.of("redis-kill", "kafka-pause"));
+            // Each deployment keeps the faults it has: the proxied Redis the first two, a cluster the rest.
+            Tier.REDIS, List.of("redis-kill", "redis-failover-fast", "redis-slot-migration", "redis-cluster-takeover"),
+            Tier.KAFKA, List.of("redis-kill", "kafka-pause", "redis-cluster-failover", "redis-cluster-takeover"));
 
     /** The schedule the options ask for on this tier and seed. */
     public static Schedule of(io.stockguard.chaos.Options options, Tier tier, Deployment deployment, long seed) {
@@ -67,8 +68,7 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
         for (Fault fault : candidates) {
             if (fault.tiers().contains(tier) && (threeBrokers || !fault.needsThreeBrokers())
                     && deployment.instances() >= fault.instancesNeeded()
-                    && (fault.needsSentinel() == null || !tier.hasRedis()
-                            || fault.needsSentinel() == deployment.sentinel())) {
+                    && (fault.needsRedis() == null || !tier.hasRedis() || fault.needsRedis() == deployment.redis())) {
                 chosen.add(fault);
             }
         }
