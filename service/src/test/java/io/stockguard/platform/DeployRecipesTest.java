@@ -378,7 +378,10 @@ class DeployRecipesTest {
     void theImageIsANonRootJava21JreThatChecksReadiness() {
         String dockerfile = DeployRecipes.read(DeployRecipes.DOCKERFILE);
         List<String> stages = instructions(dockerfile, "FROM");
-        assertThat(stages.getLast()).isEqualTo("eclipse-temurin:21-jre");
+        // Every base image pinned by digest (a rebuild gets the same bytes), its tag beside it.
+        assertThat(stages).allSatisfy(stage -> assertThat(stage)
+                .matches("eclipse-temurin:21-(jdk|jre)@sha256:[0-9a-f]{64}"));
+        assertThat(stages.getLast()).startsWith("eclipse-temurin:21-jre@");
         String user = instruction(dockerfile, "USER").split(":")[0];
         assertThat(user).matches("[0-9]+").isNotEqualTo("0");
         assertThat(instruction(dockerfile, "HEALTHCHECK")).contains(DeployRecipes.READINESS);
