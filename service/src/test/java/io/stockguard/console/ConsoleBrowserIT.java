@@ -216,6 +216,9 @@ class ConsoleBrowserIT {
             for (String page : pages) {
                 browser.open(page);
                 assertThat(browser.text()).as(page).doesNotContain("Exception", "Not allowed");
+                if (page.startsWith("/console/runbooks/")) {
+                    assertThat(browser.text()).as("the runbook's steps in its page").contains("What happened before");
+                }
                 browser.assertUsable(page + " at " + size.width + "x" + size.height);
                 browser.screenshot(page.substring(1).replace('/', '_') + "-" + size.width);
             }

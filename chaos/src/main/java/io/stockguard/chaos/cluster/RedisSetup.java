@@ -4,34 +4,27 @@ package io.stockguard.chaos.cluster;
 public enum RedisSetup {
 
     /** A master and a replica, the service reaching the master through a proxy: a failover keeps the address. */
-    PROXIED("", "", ""),
+    PROXIED,
     /** A master, a replica and a Sentinel that promotes it; the service follows it ({@code redis-sentinel://}). */
-    SENTINEL(", Sentinel", " --sentinel", "-sentinel"),
+    SENTINEL,
     /**
      * Redis Cluster: three masters with a replica each ({@code stockguard.redis.cluster=true}). Replica
      * acknowledgement is not available there, so it runs with {@code wait-replicas} 0 only.
      */
-    CLUSTER(", Redis Cluster", " --redis-cluster", "-cluster");
+    CLUSTER;
 
-    private final String label;
-    private final String option;
-    private final String folder;
-
-    RedisSetup(String label, String option, String folder) {
-        this.label = label;
-        this.option = option;
-        this.folder = folder;
-    }
-
+    /** How a report's label ends, e.g. ", Sentinel"; nothing for the proxied Redis. */
     String label() {
-        return label;
+        return this == PROXIED ? "" : this == SENTINEL ? ", Sentinel" : ", Redis Cluster";
     }
 
+    /** The command-line option that asks for it. */
     String option() {
-        return option;
+        return this == PROXIED ? "" : this == SENTINEL ? " --sentinel" : " --redis-cluster";
     }
 
+    /** How a result folder's name ends. */
     String folder() {
-        return folder;
+        return this == PROXIED ? "" : this == SENTINEL ? "-sentinel" : "-cluster";
     }
 }

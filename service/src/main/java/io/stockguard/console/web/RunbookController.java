@@ -40,7 +40,8 @@ class RunbookController {
                 .orElseThrow(() -> new ApiProblemException(ProblemCode.NOT_FOUND, "no runbook '" + slug + "'"));
         model.addAttribute("runbook", runbook);
         model.addAttribute("runbooks", RUNBOOKS);
-        // The slug comes from the fixed list above, never from the request, so no other template can be named.
-        return "console/runbooks/" + runbook.slug();
+        // The page takes the runbook's steps from console/runbooks/<slug>.html; the slug comes from the
+        // fixed list above, never from the request, so no other template can be named.
+        return "console/runbook";
     }
 }
