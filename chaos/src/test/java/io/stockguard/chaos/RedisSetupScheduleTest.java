@@ -36,6 +36,21 @@ class RedisSetupScheduleTest {
     }
 
     @Test
+    void aReportsRerunLineRunsTheFaultsInTheOrderTheyRan() {
+        Deployment deployment = new Deployment(2, 0, RedisSetup.PROXIED);
+        for (long seed = 1; seed <= 5; seed++) {
+            List<String> ran = Schedule.of(Tier.KAFKA, deployment, null, true, seed, Duration.ofSeconds(30)).faults()
+                    .stream().map(Fault::name).toList();
+            // The rerun line names them in the order they ran; the same seed must run that order again.
+            List<String> rerun = Schedule.of(Tier.KAFKA, deployment, ran, true, seed, Duration.ofSeconds(30))
+                    .faults().stream().map(Fault::name).toList();
+            assertThat(rerun).as("seed " + seed).isEqualTo(ran);
+        }
+        assertThatThrownBy(() -> Schedule.of(Tier.KAFKA, deployment, List.of("no-such-fault"), true, 1,
+                Duration.ofSeconds(30))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aClusterRunsWithoutReplicaAcknowledgementOnly() {
         Options cluster = Options.parse("--redis-cluster");
         assertThat(cluster.deployments(Tier.REDIS)).containsExactly(new Deployment(2, 0, RedisSetup.CLUSTER));

@@ -64,7 +64,15 @@ public record Schedule(List<Fault> faults, Duration warmUp, Duration observeAfte
     public static Schedule of(Tier tier, Deployment deployment, List<String> names, boolean threeBrokers, long seed,
             Duration faultFreeLoad) {
         List<Fault> chosen = new ArrayList<>();
-        List<Fault> candidates = names == null ? Faults.all() : names.stream().map(Faults::named).toList();
+        // Faults named on the command line are drawn in the suite's own order, whatever order they were
+        // named in, so the rerun line a report prints (the faults in the order they ran) runs them in
+        // that order again: the seed's shuffle starts from the same list.
+        List<String> named = names == null ? null : List.copyOf(names);
+        if (named != null) {
+            named.forEach(Faults::named);
+        }
+        List<Fault> candidates = named == null ? Faults.all()
+                : Faults.all().stream().filter(fault -> named.contains(fault.name())).toList();
         for (Fault fault : candidates) {
             if (fault.tiers().contains(tier) && (threeBrokers || !fault.needsThreeBrokers())
                     && deployment.instances() >= fault.instancesNeeded()
