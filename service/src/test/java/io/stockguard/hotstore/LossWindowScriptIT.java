@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * After a loss of Redis's data (a copy of another history replaced, or a SKU loaded before found
  * gone), a reservation of an order the hot store has no line of asks its caller to look the order
  * up in the database first, for the window the load was given: with Kafka, a replay of an order
- * the lost records had would otherwise be sold again. Outside the window, and after an ordinary
- * reload, nothing is asked.
+ * the lost records had would otherwise be sold again. A load that replaces an older epoch's copy
+ * opens the window too: the database owned the SKU in between and may have sold orders the hot store
+ * never saw. Outside the window nothing is asked.
  */
 class LossWindowScriptIT {
 
@@ -41,7 +42,7 @@ class LossWindowScriptIT {
     }
 
     @Test
-    void aSkuLoadedBeforeAndFoundGoneIsALossAndAnOrdinaryReloadKeepsTheWindow() {
+    void aSkuLoadedBeforeAndFoundGoneIsALossAndAReloadUnderANewEpochOpensTheWindowAgain() {
         SkuId sku = ScriptFixture.sku();
         assertThat(redis.loadWith(sku, 3, "NORMAL", 0, 10_000, 60_000, TEN).status()).as("epoch 3, nothing here")
                 .isEqualTo("LOADED");
@@ -49,8 +50,10 @@ class LossWindowScriptIT {
 
         assertThat(redis.loadWith(sku, 4, "NORMAL", 0, 20_000, 60_000, TEN).status()).isEqualTo("LOADED");
         assertThat(reserve(sku, ScriptFixture.order(), 21_000, 4, false).values())
-                .as("a reload of this history keeps the window it found").containsExactly("ASK_DATABASE");
-        assertThat(reserve(sku, ScriptFixture.order(), 70_001, 4, false).status()).isEqualTo("OK");
+                .as("a reload under a new epoch follows the database's ownership").containsExactly("ASK_DATABASE");
+        assertThat(reserve(sku, ScriptFixture.order(), 70_001, 4, false).values())
+                .as("its window runs from the reload").containsExactly("ASK_DATABASE");
+        assertThat(reserve(sku, ScriptFixture.order(), 80_001, 4, false).status()).isEqualTo("OK");
     }
 
     @Test
