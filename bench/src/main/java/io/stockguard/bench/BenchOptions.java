@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuClients, int otherClients,
         List<String> contenderFilters, Duration timeLimit, Duration warmUp, int repeat, Path output, Transport http,
-        boolean profile) {
+        boolean profile, Network network) {
 
     /** How to call it: {@code usage.txt} beside this class, which the launcher prints for --help without a build. */
     static final String USAGE = usage();
@@ -41,6 +41,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
         Path output = Path.of("bench-results");
         Transport http = Transport.LEAN_HTTP;
         boolean profile = false;
+        Network network = Network.LOCAL;
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
             switch (arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg) {
@@ -54,6 +55,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
                 case "--repeat" -> repeat = Integer.parseInt(value);
                 case "--http-client" -> http = Transport.http(value);
                 case "--profile" -> profile = true;
+                case "--network" -> network = Network.named(value);
                 default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
             }
         }
@@ -85,7 +87,7 @@ record BenchOptions(String size, List<Scenario> scenarios, List<Integer> hotSkuC
             throw new IllegalArgumentException("--repeat must be between 1 and 20");
         }
         return new BenchOptions(size, scenarios, hotClients, otherClients, contenders, limit, warmUp, repeats, output,
-                http, profile);
+                http, profile, network);
     }
 
     private static Scenario scenario(String name, String size) {

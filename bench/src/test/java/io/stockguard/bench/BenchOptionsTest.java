@@ -18,4 +18,12 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse("--colour=blue")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown option --colour=blue").hasMessageContaining(BenchOptions.USAGE);
     }
+
+    @Test
+    void theNetworkIsLocalUnlessTheRemoteScenarioIsAskedFor() {
+        assertThat(BenchOptions.parse("--quick").network()).isEqualTo(Network.LOCAL);
+        assertThat(BenchOptions.parse("--quick", "--network=remote").network()).isEqualTo(Network.REMOTE);
+        assertThatThrownBy(() -> BenchOptions.parse("--network=moon")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--network is local or remote, not moon");
+    }
 }

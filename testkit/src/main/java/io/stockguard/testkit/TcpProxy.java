@@ -106,6 +106,11 @@ public final class TcpProxy implements AutoCloseable {
                     closeQuietly(server);
                     continue;
                 }
+                // Each chunk is written as it falls due: with Nagle's algorithm on, a small write
+                // behind an unacknowledged one would wait for the peer's delayed ACK (up to 40 ms),
+                // a stall no real network adds between a client and a server that both turn it off.
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
                 open.add(client);
                 open.add(server);
                 pump(client, server);

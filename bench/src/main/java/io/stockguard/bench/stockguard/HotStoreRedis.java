@@ -6,6 +6,7 @@ import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,15 +24,18 @@ public final class HotStoreRedis implements AutoCloseable {
     private final String sharedServerUri;
     private final int sharedDatabase;
     private final int replicaCount;
+    private final UnaryOperator<String> reach;
     private final List<RedisServer> started = new ArrayList<>();
     private String url;
     private RedisClient client;
     private boolean closed;
 
-    private HotStoreRedis(String sharedServerUri, int sharedDatabase, int replicaCount) {
+    private HotStoreRedis(String sharedServerUri, int sharedDatabase, int replicaCount,
+            UnaryOperator<String> reach) {
         this.sharedServerUri = sharedServerUri;
         this.sharedDatabase = sharedDatabase;
         this.replicaCount = replicaCount;
+        this.reach = reach;
     }
 
     /** Database 1 of the bench's shared server, e.g. {@code redis://127.0.0.1:6379}. */
@@ -48,15 +52,23 @@ public final class HotStoreRedis implements AutoCloseable {
         if (database < 1 || database > 15) {
             throw new IllegalArgumentException("database must be between 1 and 15, was " + database);
         }
-        return new HotStoreRedis(serverUri, database, 0);
+        return new HotStoreRedis(serverUri, database, 0, UnaryOperator.identity());
     }
 
     /** A master with {@code replicas} replicas ({@code --replicaof}), started on first use. */
     public static HotStoreRedis replicated(int replicas) {
+        return replicated(replicas, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #replicated(int)}, the master reached at the address {@code reach} gives for its own
+     * (a latency proxy's, when the bench plays a remote network).
+     */
+    public static HotStoreRedis replicated(int replicas, UnaryOperator<String> reach) {
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("replicas must be between 1 and 5, was " + replicas);
         }
-        return new HotStoreRedis(null, 0, replicas);
+        return new HotStoreRedis(null, 0, replicas, reach);
     }
 
     public int replicaCount() {
@@ -83,7 +95,7 @@ public final class HotStoreRedis implements AutoCloseable {
             started.add(RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(master.port())));
         }
         awaitOnlineReplicas(master);
-        return master.uri();
+        return reach.apply(master.uri());
     }
 
     /** Replicas are online once their initial sync is done; before that WAIT would time out. */
