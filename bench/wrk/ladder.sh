@@ -7,16 +7,21 @@
 # that stop during a run, such as PostgreSQL backends, are not counted). Everything
 # it started is stopped by pid when it ends, also on Ctrl-C.
 #
-#   bench/wrk/ladder.sh db|redis|kafka [seconds per run, default 15] [connections, default "1 8 64 256"]
+#   bench/wrk/ladder.sh db|redis|kafka|ceiling [seconds per run, default 15] [connections, default "1 8 64 256"]
 #
+# ceiling is the HTTP ceiling: the service as the database tier starts it, with its ledger replaced
+# by a counter in memory (needs the bench jar: ./mvnw -pl bench -am package). Each tier's rates as a
+# share of the ceiling's, measured the same day, say what its store costs over the HTTP stack's own.
+#
+# NETWORK=remote puts the database behind 1 ms of round trip and Redis behind 0.2 ms (see tier.sh).
 # Needs wrk (apt-get install wrk) and a built service jar (./mvnw -pl service -am package).
 # JAVA_OPTS reaches the service's JVM (e.g. -Dspring.threads.virtual.enabled=true to try a setting).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-tier="${1:?usage: ladder.sh db|redis|kafka [seconds] [connections]}"
+tier="${1:?usage: ladder.sh db|redis|kafka|ceiling [seconds] [connections]}"
 seconds="${2:-15}"
 ladder="${3:-1 8 64 256}"
-case "$tier" in db|redis|kafka) ;; *) echo "tier must be db, redis or kafka" >&2; exit 2 ;; esac
+case "$tier" in db|redis|kafka|ceiling) ;; *) echo "tier must be db, redis, kafka or ceiling" >&2; exit 2 ;; esac
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 2; }
 
 # shellcheck source=tier.sh
@@ -33,7 +38,7 @@ export SKU KEY
 wrk -t2 -c64 -d25s -s "$ROOT/bench/wrk/reserve.lua" "http://localhost:$port" >/dev/null
 wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/read.lua" "http://localhost:$port" >/dev/null
 
-echo "tier $tier, $seconds s per run, wrk $(wrk --version 2>&1 | head -1 | awk '{print $2}')"
+echo "tier $tier, network $network, $seconds s per run, wrk $(wrk --version 2>&1 | head -1 | awk '{print $2}')"
 printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' what conns "req/s" "p50 ms" "p99 ms" "max ms" non2xx \
   "jvm cpu ms/req" "servers ms/req"
 for script in reserve read; do

@@ -1,7 +1,7 @@
 # Sourced by the scripts of bench/wrk: starts one tier of the service (and the Redis / Kafka it
 # needs) on a fresh data directory under $work, and stops everything it started by pid when the
 # script ends, also on Ctrl-C. Expects $ROOT and $tier (db, redis or kafka); sets $port and
-# $service_pid. JAVA_OPTS reaches the service's JVM; settings in the array extra_args reach the service.
+# $service_pid. Tier ceiling is the HTTP ceiling (the database tier with a ledger in memory). JAVA_OPTS reaches the service's JVM; settings in the array extra_args reach the service.
 work="$(mktemp -d)"
 pids=()
 stop() {
@@ -39,13 +39,62 @@ await_log() { # await_log FILE SECONDS: until a trial server says it is ready
   echo "no 'is ready' in $1 within $2 s" >&2; cat "$1" >&2; return 1
 }
 
+# NETWORK=remote plays the servers as a shop runs them: the database (a PostgreSQL of the bench's,
+# every commit flushed) behind 1 ms of round trip and Redis behind 0.2 ms, through the testkit's
+# latency link; Kafka stays local. The links run beside the service, so their CPU counts as servers'.
+network="${NETWORK:-local}"
+case "$network" in local|remote) ;; *) echo "NETWORK is local or remote, not $network" >&2; exit 2 ;; esac
+# The links, the bench's PostgreSQL and the ceiling run on this JVM: $JAVA_HOME's, else the one on PATH.
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+java_at_least_21() {
+  local v; v="$("$java_bin" -version 2>&1 | awk -F '"' '/version/ {print $2; exit}')"
+  [ "${v%%.*}" -ge 21 ] 2>/dev/null || { echo "needs a JDK 21 or newer: set JAVA_HOME (found $java_bin: ${v:-none})" >&2; exit 2; }
+}
+testkit_java() {
+  [ -f "$ROOT/testkit/target/classpath.txt" ] || { echo "needs the testkit built: ./mvnw -pl bench -am package" >&2; exit 2; }
+  java_at_least_21
+  "$java_bin" -cp "$ROOT/testkit/target/classes:$(cat "$ROOT/testkit/target/classpath.txt")" "$@"
+}
+link() { # link NAME PORT MICROS: starts a latency link to PORT; sets linked_port, the port to use instead
+  testkit_java io.stockguard.testkit.LatencyLink --to="$2" --round-trip-micros="$3" >"$work/$1-link.log" 2>&1 &
+  pids+=($!)
+  await_log "$work/$1-link.log" 60
+  linked_port="$(sed -n 's/^link is ready at 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$1-link.log")"
+}
+
+# Checked here, in this shell: a check inside a background start would only stop that start.
+if [ "$network" = remote ] || [ "$tier" = ceiling ]; then java_at_least_21; fi
+
 port="$(free_port)"
 args=("--server.port=$port" "--stockguard.data-dir=$work/data" "--logging.level.root=WARN")
-if [ "$tier" != db ]; then
+if [ "$network" = remote ]; then
+  testkit_java io.stockguard.testkit.TrialServer postgres >"$work/postgres.log" 2>&1 &
+  pids+=($!)
+  await_log "$work/postgres.log" 120
+  jdbc="$(sed -n 's/^postgres is ready at \([^ ]*\) .*/\1/p' "$work/postgres.log")"
+  pg_port="$(sed -n 's|^jdbc:postgresql://[^:]*:\([0-9]*\)/.*|\1|p' <<<"$jdbc")"
+  link postgres "$pg_port" 1000
+  pg_link="$linked_port"
+  # An external database: the service generates no keys, so the script makes them, where the
+  # scripts read them on the embedded tier.
+  mkdir -p "$work/data"
+  api_key="order-service:$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+  admin_key="admin:$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+  printf 'stockguard.security.api-keys=%s\nstockguard.security.admin-keys=%s\n' "$api_key" "$admin_key" \
+    >"$work/data/credentials.properties"
+  args+=("--spring.datasource.url=${jdbc/:$pg_port\//:$pg_link/}" "--spring.datasource.username=postgres"
+    "--spring.datasource.password=" "--stockguard.security.api-keys=$api_key"
+    "--stockguard.security.admin-keys=$admin_key")
+fi
+if [ "$tier" != db ] && [ "$tier" != ceiling ]; then
   redis_port="$(free_port)"
   STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" redis --port="$redis_port" >"$work/redis.log" 2>&1 &
   pids+=($!)
   await_log "$work/redis.log" 60
+  if [ "$network" = remote ]; then
+    link redis "$redis_port" 200
+    redis_port="$linked_port"
+  fi
   args+=("--stockguard.ledger=redis" "--stockguard.redis.url=redis://localhost:$redis_port")
 fi
 if [ "$tier" = kafka ]; then
@@ -60,7 +109,18 @@ if [ "$tier" = kafka ]; then
 fi
 # A script may add settings of its own in extra_args before sourcing this file.
 [ -n "${extra_args+set}" ] && args+=("${extra_args[@]}")
-STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" run "${args[@]}" >"$work/service.log" 2>&1 &
+if [ "$tier" = ceiling ]; then
+  # The HTTP ceiling: the service as the database tier starts it, its ledger a counter in memory
+  # (bench/…/HttpCeiling.java), from the bench jar.
+  [ -f "$ROOT/bench/target/stockguard-bench.jar" ] || { echo "needs the bench jar: ./mvnw -pl bench -am package" >&2; exit 2; }
+  java_at_least_21
+  # shellcheck disable=SC2086
+  "$java_bin" ${JAVA_OPTS:-} -cp "$ROOT/bench/target/stockguard-bench.jar" \
+    -Dloader.main=io.stockguard.bench.stockguard.HttpCeiling org.springframework.boot.loader.launch.PropertiesLauncher \
+    "${args[@]}" >"$work/service.log" 2>&1 &
+else
+  STOCKGUARD_NO_BUILD=1 "$ROOT/stockguard" run "${args[@]}" >"$work/service.log" 2>&1 &
+fi
 service_pid=$!
 pids+=($service_pid)
 await_up "http://localhost:$port/actuator/health/liveness" 120

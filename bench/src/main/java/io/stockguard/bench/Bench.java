@@ -10,6 +10,7 @@ import io.stockguard.bench.redis.LuaDecrement;
 import io.stockguard.bench.redis.NaiveGetDecr;
 import io.stockguard.bench.redis.SetNxLock;
 import io.stockguard.bench.redis.WatchMulti;
+import io.stockguard.bench.stockguard.CeilingContender;
 import io.stockguard.bench.stockguard.HotStoreRedis;
 import io.stockguard.bench.stockguard.KafkaLedgerContender;
 import io.stockguard.bench.stockguard.LedgerContender;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code ./stockguard bench}: starts its own PostgreSQL and Redis, runs every contender on the same
@@ -65,9 +67,9 @@ public final class Bench {
 
     /** Runs the plan and returns the folder holding the reports. */
     public static Path run(BenchOptions options) throws Exception {
-        System.out.printf("StockGuard bench (%s): %d cores, %s, Java %s%n", options.size(),
+        System.out.printf("StockGuard bench (%s): %d cores, %s, Java %s; %s%n", options.size(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                System.getProperty("java.version"));
+                System.getProperty("java.version"), options.network().phrase());
         Path folder = options.output().resolve(Instant.now().toString().replace(':', '-'));
         Profiler profiler = options.profile() ? Profiler.into(folder) : Profiler.OFF;
         List<Contender> contenders;
@@ -76,9 +78,12 @@ public final class Bench {
         // when the run ends, when it fails, and when the bench is stopped (SIGTERM, Ctrl-C).
         try (Teardown teardown = Teardown.onExit()) {
             RedisServer redis = teardown.add(RedisServer.start("--maxclients", "10000"));
-            RedisClient redisClient = RedisClient.create(redis.uri());
+            Network.Links links = teardown.add(options.network().links());
+            String redisUri = links.redis(redis.uri());
+            RedisClient redisClient = RedisClient.create(redisUri);
             teardown.add(redisClient::shutdown);
-            List<Contender> all = contenders(redis.uri(), redisClient, Bench::fresh, options.http());
+            List<Contender> all = contenders(redisUri, redisClient, () -> links.database(fresh()), links::redis,
+                    options.http());
             for (Contender contender : all) {
                 teardown.add(contender);
             }
@@ -91,6 +96,7 @@ public final class Bench {
         Report.write(folder, options, contenders, withCeiling);
         System.out.println();
         System.out.println(Report.table(withCeiling));
+        System.out.print(Report.httpCeilingTable(withCeiling));
         System.out.println(Report.legend(options));
         if (profiler.recordings() > 0) {
             System.out.printf("%d JFR recordings (scenario-contender-clients-round.jfr, open with JDK Mission "
@@ -128,10 +134,11 @@ public final class Bench {
 
     /**
      * Every contender, each database contender on a database of its own from {@code databases}; the
-     * Redis contenders on {@code redis}, a client of the server at {@code redisUri}.
+     * Redis contenders on {@code redis}, a client of the server at {@code redisUri}; a Redis a
+     * contender starts for itself is reached through {@code redisReach} (the run's network).
      */
     static List<Contender> contenders(String redisUri, RedisClient redis, Supplier<TestDatabase> databases,
-            Transport http) {
+            UnaryOperator<String> redisReach, Transport http) {
         return List.of(
                 new NaiveReadThenWrite(databases.get()),
                 new SelectForUpdate(databases.get()),
@@ -149,20 +156,22 @@ public final class Bench {
                         Map.of("stockguard.reservation.coalescing.enabled", "false"), Transport.IN_PROCESS),
                 new LedgerContender("stockguard-db-http", "StockGuard database ledger as stockguard-db, end to end "
                         + http.phrase(), databases, Map.of(), http),
+                new CeilingContender(Report.HTTP_CEILING, databases, http),
                 new RedisLedgerContender("stockguard-redis", "StockGuard Redis ledger (standard tier): the service's "
                         + "Lua in Redis, group-committed to the database journal before each acknowledgement, in "
                         + "process; Redis shared with the Redis contenders", databases, HotStoreRedis.shared(redisUri),
                         HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-wait1", "StockGuard Redis ledger as stockguard-redis, on "
                         + "a Redis of its own with one replica, no reservation acknowledged before the replica has "
-                        + "it (stockguard.redis.wait-replicas=1: concurrent reservations share one WAIT 1)", databases, HotStoreRedis.replicated(1),
+                        + "it (stockguard.redis.wait-replicas=1: concurrent reservations share one WAIT 1)", databases,
+                        HotStoreRedis.replicated(1, redisReach),
                         HOT_STORE_SETTINGS, Transport.IN_PROCESS),
                 new RedisLedgerContender("stockguard-redis-http", "StockGuard Redis ledger as stockguard-redis (its "
                         + "own logical database of the shared Redis), end to end " + http.phrase(), databases,
                         HotStoreRedis.shared(redisUri, 3), HOT_STORE_SETTINGS, http),
                 new RedisLedgerContender("stockguard-redis-wait1-http", "StockGuard Redis ledger as "
                         + "stockguard-redis-wait1 (a Redis and replica of its own), end to end " + http.phrase(),
-                        databases, HotStoreRedis.replicated(1), HOT_STORE_SETTINGS, http),
+                        databases, HotStoreRedis.replicated(1, redisReach), HOT_STORE_SETTINGS, http),
                 new KafkaLedgerContender("stockguard-kafka", "StockGuard full tier: the Redis ledger as "
                         + "stockguard-redis (its own logical database of the shared Redis), journaled to Kafka (one "
                         + "KRaft broker, a process the bench starts) before each acknowledgement and applied to the "

@@ -16,6 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class Report {
 
     private static final String CEILING = "redis-lua";
+    /** The service's HTTP stack in front of a ledger in memory: what the HTTP contenders are measured against. */
+    static final String HTTP_CEILING = "stockguard-ceiling-http";
 
     private Report() {
     }
@@ -33,6 +35,34 @@ final class Report {
                     / ceiling.attemptsPerSecond()) : result);
         }
         return out;
+    }
+
+    /**
+     * Each HTTP contender's attempts per second as a share of the HTTP ceiling's at the same scenario
+     * and clients: a markdown table, empty when the ceiling was not run.
+     */
+    static String httpCeilingTable(List<RunResult> results) {
+        StringBuilder table = new StringBuilder();
+        for (RunResult result : results) {
+            if (!result.contender().endsWith("-http") || result.contender().equals(HTTP_CEILING)) {
+                continue;
+            }
+            RunResult ceiling = results.stream().filter(r -> r.contender().equals(HTTP_CEILING)
+                    && r.scenario().equals(result.scenario()) && r.clients() == result.clients()).findFirst()
+                    .orElse(null);
+            if (ceiling == null || ceiling.attemptsPerSecond() <= 0) {
+                continue;
+            }
+            if (table.isEmpty()) {
+                table.append(String.format(Locale.ROOT, "%nAgainst the HTTP ceiling (%s):%n%n", HTTP_CEILING))
+                        .append("| scenario | clients | contender | attempt/s | ceiling attempt/s | % of ceiling |\n")
+                        .append("|---|---:|---|---:|---:|---:|\n");
+            }
+            table.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f | %.0f | %.0f%% |%n", result.scenario(),
+                    result.clients(), result.contender(), result.attemptsPerSecond(), ceiling.attemptsPerSecond(),
+                    100 * result.attemptsPerSecond() / ceiling.attemptsPerSecond()));
+        }
+        return table.toString();
     }
 
     /**
@@ -93,6 +123,7 @@ final class Report {
         document.put("machine", machine());
         document.put("timeLimitSeconds", options.timeLimit().toSeconds());
         document.put("httpClient", options.http().phrase());
+        document.put("network", options.network().label());
         document.put("scenarios", options.scenarios());
         document.put("contenders", contenders.stream().map(c -> Map.of("name", c.name(), "family", c.family(),
                 "description", c.description(), "claimsCorrectness", c.claimsCorrectness())).toList());
@@ -100,7 +131,7 @@ final class Report {
         JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
         Files.writeString(folder.resolve("results.json"), json.writeValueAsString(document));
         Files.writeString(folder.resolve("summary.md"), "Machine: " + machine() + "\n\n" + table(results)
-                + "\n" + legend(options) + "\n" + notes(results));
+                + httpCeilingTable(results) + "\n" + legend(options) + "\n" + notes(results));
         Files.writeString(folder.resolve("report.html"), Html.page(options, contenders, results, machine()));
     }
 
@@ -112,7 +143,7 @@ final class Report {
                 + "'s in the same scenario and clients (in sku-reads, a Redis GET). The *-http contenders reach the "
                 + "service " + options.http().phrase() + ". spread: (fastest − slowest repetition) / median of "
                 + "attempt/s, over " + options.repeat() + " interleaved repetitions; the other figures are the "
-                + "median repetition's.";
+                + "median repetition's. Network: " + options.network().phrase() + ".";
     }
 
     /** What each contender saw inside its median run (batch sizes, paths, checks, journal lag), for summary.md. */

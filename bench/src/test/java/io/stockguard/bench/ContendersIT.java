@@ -11,6 +11,7 @@ import io.stockguard.testkit.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +39,7 @@ class ContendersIT {
         redis = RedisServer.start();
         redisClient = RedisClient.create(redis.uri());
         contenders = Bench.contenders(redis.uri(), redisClient, () -> PostgresServer.instance().newDatabase(),
-                Transport.LEAN_HTTP).stream().filter(c -> !c.name().endsWith("-http")).toList();
+                UnaryOperator.identity(), Transport.LEAN_HTTP).stream().filter(c -> !c.name().endsWith("-http")).toList();
     }
 
     @AfterAll

@@ -136,6 +136,14 @@ public class LedgerContender implements Contender {
     }
 
     /**
+     * Classes the service starts with besides the application itself: configuration that replaces
+     * part of it (the HTTP ceiling's ledger). None by default.
+     */
+    protected List<Class<?>> extraSources() {
+        return List.of();
+    }
+
+    /**
      * Runs after the catalogue is in the database and the service is up, before the run: for
      * stores beside the database (the hot store) to be loaded from it.
      */
@@ -164,7 +172,9 @@ public class LedgerContender implements Contender {
         properties.putAll(settings());
         // No shutdown hook of Spring's own: the bench's closes the service before the Redis and
         // Kafka it uses, instead of racing them.
-        ConfigurableApplicationContext started = new SpringApplicationBuilder(StockGuardApplication.class)
+        List<Class<?>> sources = new ArrayList<>(List.of(StockGuardApplication.class));
+        sources.addAll(extraSources());
+        ConfigurableApplicationContext started = new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
                 .registerShutdownHook(false).run(properties.entrySet().stream()
                         .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         // Not locked while it starts: a close meanwhile goes on stopping the servers the start is
@@ -332,17 +342,27 @@ public class LedgerContender implements Contender {
                         batched / batches));
             }
         }
-        try {
-            long missing = acknowledgedMissingFromDatabase();
-            notes.add(missing == 0 ? acknowledgedCount() + " acknowledged, all held in the database"
-                    : missing + " of " + acknowledgedCount() + " acknowledged MISSING from the database");
-        } catch (SQLException e) {
-            notes.add("acknowledged reservations not checked: " + e.getMessage());
-        }
+        notes.add(acknowledgementNote());
         if (transport == Transport.LEAN_HTTP) {
             notes.add(connections.sum() + " HTTP connections opened");
         }
         return String.join(", ", notes);
+    }
+
+    /** Whether every reservation the last run acknowledged is held where it must survive a crash. */
+    protected String acknowledgementNote() {
+        try {
+            long missing = acknowledgedMissingFromDatabase();
+            return missing == 0 ? acknowledgedCount() + " acknowledged, all held in the database"
+                    : missing + " of " + acknowledgedCount() + " acknowledged MISSING from the database";
+        } catch (SQLException e) {
+            return "acknowledged reservations not checked: " + e.getMessage();
+        }
+    }
+
+    /** The running service. */
+    protected ConfigurableApplicationContext service() {
+        return service;
     }
 
     private int port() {
