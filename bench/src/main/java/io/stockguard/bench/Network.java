@@ -89,7 +89,7 @@ enum Network {
 
         private TcpProxy proxy(int port, Duration roundTrip) {
             return proxies.computeIfAbsent(port, p -> {
-                TcpProxy proxy = TcpProxy.to(p);
+                TcpProxy proxy = TcpProxy.to(p).withoutNagle();
                 // The proxy delays each direction: half the round trip each way.
                 proxy.delay(roundTrip.dividedBy(2));
                 opened.add(proxy);

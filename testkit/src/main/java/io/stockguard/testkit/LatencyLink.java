@@ -34,7 +34,7 @@ public final class LatencyLink {
         if (to < 1 || to > 65_535 || roundTripMicros < 0 || roundTripMicros > ROUND_TRIP_MICROS_MAX) {
             usage();
         }
-        TcpProxy link = TcpProxy.to(to);
+        TcpProxy link = TcpProxy.to(to).withoutNagle();
         link.delay(Duration.ofNanos(roundTripMicros * 1_000 / 2));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
