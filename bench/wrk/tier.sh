@@ -50,10 +50,12 @@ java_at_least_21() {
   local v; v="$("$java_bin" -version 2>&1 | awk -F '"' '/version/ {print $2; exit}')"
   [ "${v%%.*}" -ge 21 ] 2>/dev/null || { echo "needs a JDK 21 or newer: set JAVA_HOME (found $java_bin: ${v:-none})" >&2; exit 2; }
 }
+# Always started in the background: exec makes $! the JVM's own pid, so stop() ends the JVM (and
+# the bench's PostgreSQL with it, by its shutdown hook), not only the subshell that started it.
 testkit_java() {
   [ -f "$ROOT/testkit/target/classpath.txt" ] || { echo "needs the testkit built: ./mvnw -pl bench -am package" >&2; exit 2; }
   java_at_least_21
-  "$java_bin" -cp "$ROOT/testkit/target/classes:$(cat "$ROOT/testkit/target/classpath.txt")" "$@"
+  exec "$java_bin" -cp "$ROOT/testkit/target/classes:$(cat "$ROOT/testkit/target/classpath.txt")" "$@"
 }
 link() { # link NAME PORT MICROS: starts a latency link to PORT; sets linked_port, the port to use instead
   testkit_java io.stockguard.testkit.LatencyLink --to="$2" --round-trip-micros="$3" >"$work/$1-link.log" 2>&1 &
