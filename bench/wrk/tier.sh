@@ -1,7 +1,8 @@
 # Sourced by the scripts of bench/wrk: starts one tier of the service (and the Redis / Kafka it
 # needs) on a fresh data directory under $work, and stops everything it started by pid when the
-# script ends, also on Ctrl-C. Expects $ROOT and $tier (db, redis or kafka); sets $port and
-# $service_pid. Tier ceiling is the HTTP ceiling (the database tier with a ledger in memory). JAVA_OPTS reaches the service's JVM; settings in the array extra_args reach the service.
+# script ends, also on Ctrl-C. Expects $ROOT and $tier (db, redis, kafka, or ceiling: the HTTP
+# ceiling, the database tier with a ledger in memory); sets $port and $service_pid. JAVA_OPTS
+# reaches the service's JVM; settings in the array extra_args reach the service.
 work="$(mktemp -d)"
 pids=()
 stop() {
@@ -58,7 +59,7 @@ testkit_java() {
   exec "$java_bin" -cp "$ROOT/testkit/target/classes:$(cat "$ROOT/testkit/target/classpath.txt")" "$@"
 }
 link() { # link NAME PORT MICROS: starts a latency link to PORT; sets linked_port, the port to use instead
-  testkit_java io.stockguard.testkit.LatencyLink --to="$2" --round-trip-micros="$3" >"$work/$1-link.log" 2>&1 &
+  testkit_java io.stockguard.testkit.TrialServer link --to="$2" --round-trip-micros="$3" >"$work/$1-link.log" 2>&1 &
   pids+=($!)
   await_log "$work/$1-link.log" 60
   linked_port="$(sed -n 's/^link is ready at 127.0.0.1:\([0-9]*\).*/\1/p' "$work/$1-link.log")"
@@ -115,7 +116,6 @@ if [ "$tier" = ceiling ]; then
   # The HTTP ceiling: the service as the database tier starts it, its ledger a counter in memory
   # (bench/…/HttpCeiling.java), from the bench jar.
   [ -f "$ROOT/bench/target/stockguard-bench.jar" ] || { echo "needs the bench jar: ./mvnw -pl bench -am package" >&2; exit 2; }
-  java_at_least_21
   # shellcheck disable=SC2086
   "$java_bin" ${JAVA_OPTS:-} -cp "$ROOT/bench/target/stockguard-bench.jar" \
     -Dloader.main=io.stockguard.bench.stockguard.HttpCeiling org.springframework.boot.loader.launch.PropertiesLauncher \

@@ -4,9 +4,7 @@ import io.stockguard.testkit.TcpProxy;
 import io.stockguard.testkit.TestDatabase;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -62,7 +60,6 @@ enum Network {
 
         private final Network network;
         private final Map<Integer, TcpProxy> proxies = new HashMap<>();
-        private final List<TcpProxy> opened = new ArrayList<>();
 
         private Links(Network network) {
             this.network = network;
@@ -92,15 +89,13 @@ enum Network {
                 TcpProxy proxy = TcpProxy.to(p).withoutNagle();
                 // The proxy delays each direction: half the round trip each way.
                 proxy.delay(roundTrip.dividedBy(2));
-                opened.add(proxy);
                 return proxy;
             });
         }
 
         @Override
         public synchronized void close() {
-            opened.forEach(TcpProxy::close);
-            opened.clear();
+            proxies.values().forEach(TcpProxy::close);
             proxies.clear();
         }
     }

@@ -26,15 +26,19 @@ final class Report {
     static List<RunResult> withCeiling(List<RunResult> results) {
         List<RunResult> out = new ArrayList<>();
         for (RunResult result : results) {
-            RunResult ceiling = results.stream().filter(r -> r.contender().equals(CEILING)
-                    && r.scenario().equals(result.scenario()) && r.clients() == result.clients()).findFirst()
-                    .orElse(null);
+            RunResult ceiling = beside(results, CEILING, result);
             boolean measured = result.family().equals("stockguard") && ceiling != null
                     && ceiling.attemptsPerSecond() > 0;
             out.add(measured ? result.withPercentOfCeiling(100 * result.attemptsPerSecond()
                     / ceiling.attemptsPerSecond()) : result);
         }
         return out;
+    }
+
+    /** {@code contender}'s result at the same scenario and clients as {@code result}, or null. */
+    private static RunResult beside(List<RunResult> results, String contender, RunResult result) {
+        return results.stream().filter(r -> r.contender().equals(contender) && r.scenario().equals(result.scenario())
+                && r.clients() == result.clients()).findFirst().orElse(null);
     }
 
     /**
@@ -47,9 +51,7 @@ final class Report {
             if (!result.contender().endsWith("-http") || result.contender().equals(HTTP_CEILING)) {
                 continue;
             }
-            RunResult ceiling = results.stream().filter(r -> r.contender().equals(HTTP_CEILING)
-                    && r.scenario().equals(result.scenario()) && r.clients() == result.clients()).findFirst()
-                    .orElse(null);
+            RunResult ceiling = beside(results, HTTP_CEILING, result);
             if (ceiling == null || ceiling.attemptsPerSecond() <= 0) {
                 continue;
             }

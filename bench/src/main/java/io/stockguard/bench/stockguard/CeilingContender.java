@@ -28,7 +28,7 @@ public final class CeilingContender extends LedgerContender {
 
     @Override
     protected void prepare(Catalogue catalogue) {
-        MemoryLedger ledger = service().getBean(MemoryLedger.class);
+        MemoryLedger ledger = service.getBean(MemoryLedger.class);
         for (String sku : catalogue.skus()) {
             ledger.stock(new SkuId(sku), catalogue.unitsPerSku());
         }
@@ -36,7 +36,7 @@ public final class CeilingContender extends LedgerContender {
 
     @Override
     public long[] remaining(Catalogue catalogue) {
-        MemoryLedger ledger = service().getBean(MemoryLedger.class);
+        MemoryLedger ledger = service.getBean(MemoryLedger.class);
         long[] remaining = new long[catalogue.size()];
         for (int i = 0; i < remaining.length; i++) {
             remaining[i] = ledger.available(new SkuId(catalogue.skus().get(i)));

@@ -360,11 +360,6 @@ public class LedgerContender implements Contender {
         }
     }
 
-    /** The running service. */
-    protected ConfigurableApplicationContext service() {
-        return service;
-    }
-
     private int port() {
         return ((WebServerApplicationContext) service).getWebServer().getPort();
     }
