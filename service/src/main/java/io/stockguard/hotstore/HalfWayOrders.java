@@ -60,8 +60,8 @@ final class HalfWayOrders {
         this.forward = forward;
     }
 
-    /** Whether a settlement of the order is under way: its changes wait for it. */
-    boolean settling(OrderId order, Instant now) {
+    /** Whether a settlement of the order is under way (its changes wait for it), or was left half-way. */
+    HotOrders.Settling settling(OrderId order, Instant now) {
         return orders.settling(order, now);
     }
 

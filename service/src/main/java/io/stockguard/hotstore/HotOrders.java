@@ -121,9 +121,35 @@ final class HotOrders {
         };
     }
 
-    /** Whether a confirm, cancel or expiry of the order is under way (its caller has not gone quiet). */
-    boolean settling(OrderId order, Instant now) {
-        return call(order, "SETTLING", now, Long.toString(properties.openingStale().toMillis())).is("BUSY");
+    /** What SETTLING answered: whether a confirm, cancel or expiry of the order is under way. */
+    sealed interface Settling {
+        /** Its caller is at work (it has not gone quiet): the lines' changes are that caller's to journal. */
+        record UnderWay() implements Settling {
+        }
+
+        /**
+         * Its caller went quiet half-way ({@code state}: CONFIRMING, CANCELLING or EXPIRING): some
+         * lines may have moved and others not, and nobody else will ask for the rest.
+         */
+        record LeftHalfWay(String state) implements Settling {
+        }
+
+        /** None under way: settled, never begun, or a record of another Redis history. */
+        record Idle() implements Settling {
+        }
+    }
+
+    /** Whether a confirm, cancel or expiry of the order is under way, or was left half-way by its caller. */
+    Settling settling(OrderId order, Instant now) {
+        Reply reply = call(order, "SETTLING", now, Long.toString(properties.openingStale().toMillis()));
+        if (reply.is("BUSY")) {
+            return new Settling.UnderWay();
+        }
+        String state = reply.string(1);
+        return switch (state) {
+            case "CONFIRMING", "CANCELLING", "EXPIRING" -> new Settling.LeftHalfWay(state);
+            default -> new Settling.Idle();
+        };
     }
 
     OrderDecision.ToCancel cancel(OrderId order, Instant now) {

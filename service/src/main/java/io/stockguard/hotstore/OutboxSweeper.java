@@ -28,6 +28,12 @@ import org.springframework.scheduling.TaskScheduler;
  * belong to a running request and are left alone. Forwarding is idempotent by event id, so
  * several instances may sweep at once; an order left half-way is settled by one of them at a time
  * (it takes the order's record over first).
+ *
+ * <p>A line's confirm, cancel or expiry is never journaled on its own while its order's settlement
+ * is half-way: the first such change the database applies moves the whole order, and a line that
+ * did not move by then (its SKU changed hands in between, or the caller died first) would go on
+ * holding its units in both stores, with nobody left to ask for them. The sweeper finishes the
+ * settlement instead, as a retry of it would, and that journals every line together.
  */
 final class OutboxSweeper extends PeriodicWork {
 
@@ -40,6 +46,19 @@ final class OutboxSweeper extends PeriodicWork {
     private final RedisProperties.Outbox settings;
     private final Clock clock;
     private final HalfWayOrders halfWay;
+    /** Set once the ledger exists (it is built after the sweeper); until then such orders wait. */
+    private volatile LeftSettlements leftSettlements = (order, state) -> false;
+
+    /** Finishes a confirm, cancel or expiry that its caller left half-way, as a retry of it would. */
+    @FunctionalInterface
+    interface LeftSettlements {
+        /**
+         * @param state the order record's state: CONFIRMING, CANCELLING or EXPIRING
+         * @return false when it cannot be finished now: its changes stay in the outbox, and the
+         *     next sweep tries again
+         */
+        boolean finish(OrderId order, String state);
+    }
 
     /** @param forward makes events durable where they belong (applies them, or sends them on), idempotently */
     OutboxSweeper(RedisGateway redis, Consumer<List<StockEvent>> forward, HotOrders orders,
@@ -50,6 +69,10 @@ final class OutboxSweeper extends PeriodicWork {
         this.settings = properties.outbox();
         this.clock = clock;
         this.halfWay = new HalfWayOrders(orders, new HotLines(redis, properties), database, redis, forward);
+    }
+
+    void finishLeftSettlementsWith(LeftSettlements finisher) {
+        this.leftSettlements = finisher;
     }
 
     /** One sweep over every outbox; returns how many entries (and half-way orders) it settled. */
@@ -80,7 +103,9 @@ final class OutboxSweeper extends PeriodicWork {
         String key = Keys.outbox(sku);
         Batch batch = new Batch(key);
         Set<OrderId> settledOrders = new HashSet<>();
-        for (int page = 0; page < PAGES_PER_SKU_MAX; page++) {
+        Set<OrderId> finishedOrders = new HashSet<>();
+        boolean stopped = false;
+        for (int page = 0; page < PAGES_PER_SKU_MAX && !stopped; page++) {
             boolean readAgain = false;
             Optional<List<StreamMessage<String, String>>> entries = oldest(sku);
             if (entries.isEmpty()) {
@@ -93,9 +118,29 @@ final class OutboxSweeper extends PeriodicWork {
                 if (!event.occurredAt().isBefore(before)) {
                     break;
                 }
+                // An order finished in this sweep whose entry is still here (the database settled it
+                // whole, say) is not finished twice: the entry is journaled as it is.
                 if (event.op().isSettlement() && event.orderId() != null
-                        && halfWay.settling(event.orderId(), clock.instant())) {
-                    break;
+                        && !finishedOrders.contains(event.orderId())) {
+                    HotOrders.Settling settling = halfWay.settling(event.orderId(), clock.instant());
+                    if (settling instanceof HotOrders.Settling.UnderWay) {
+                        stopped = true;
+                        break;
+                    }
+                    if (settling instanceof HotOrders.Settling.LeftHalfWay(String state)) {
+                        // What precedes it in this outbox is journaled first, in its order.
+                        batch.flush();
+                        if (!leftSettlements.finish(event.orderId(), state)) {
+                            log.info("order {}: its settlement ({}) was left half-way and cannot be finished now; "
+                                    + "its changes on SKU {} wait for the next sweep", event.orderId(), state, sku);
+                            stopped = true;
+                            break;
+                        }
+                        // Its changes here (and on its other SKUs) left the outbox: read it again.
+                        finishedOrders.add(event.orderId());
+                        readAgain = true;
+                        break;
+                    }
                 }
                 // An order settled in this sweep whose entry is still here is not settled twice: the
                 // entry is journaled as it is.
@@ -118,10 +163,11 @@ final class OutboxSweeper extends PeriodicWork {
                 break;
             }
         }
-        int settled = batch.flushed() + settledOrders.size();
+        int orders = settledOrders.size() + finishedOrders.size();
+        int settled = batch.flushed() + orders;
         if (settled > 0) {
             log.info("settled {} outbox entries of SKU {} and {} orders left half-way by requests that did not "
-                    + "finish", batch.flushed(), sku, settledOrders.size());
+                    + "finish", batch.flushed(), sku, orders);
         }
         return settled;
     }

@@ -146,8 +146,10 @@ class RedisLedgerConfiguration {
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
                 replicas);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);
-        return new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(), source, view,
-                handOver, redis, meters, clock, progress.behind(), progress, events, replicas);
+        RedisStockLedger ledger = new RedisStockLedger(reservations, settlements, changes, databaseLedger.ledger(),
+                source, view, handOver, redis, meters, clock, progress.behind(), progress, events, replicas);
+        sweeper.finishLeftSettlementsWith(ledger::finishLeftHalfWay);
+        return ledger;
     }
 
     @Bean

@@ -51,6 +51,8 @@ final class RedisStockLedger implements StockLedger {
     /** When a reservation refused because of the journal's backlog may be tried again. */
     private static final Duration BACKLOG_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Caller EXPIRY = new Caller(new Actor(Actor.Kind.SYSTEM, "expiry"), null);
+    /** Who finishes a settlement its caller left half-way (the outbox sweeper). */
+    private static final Caller LEFT_HALF_WAY = new Caller(new Actor(Actor.Kind.SYSTEM, "outbox-sweeper"), null);
     /** Routing passes per request: a pass that finds an owner changed starts again. */
     private static final int PASSES_MAX = 3;
 
@@ -138,6 +140,31 @@ final class RedisStockLedger implements StockLedger {
         Object outcome = this.<Object>served("expire", skusOf(orderId),
                 epochs -> settlements.expire(orderId, EXPIRY, now, epochs), () -> database.expire(orderId, now));
         return Boolean.TRUE.equals(outcome);
+    }
+
+    /**
+     * Finishes a confirm, cancel or expiry that its caller left half-way ({@code state}, the order
+     * record's), as a retry of it would: through the SKUs' owners, so that a SKU taken over meanwhile
+     * is settled where it is sold now. False when it cannot be finished now (a SKU changing hands,
+     * Redis failing, an expiry the database does not find due yet).
+     */
+    boolean finishLeftHalfWay(OrderId orderId, String state) {
+        Object outcome = switch (state) {
+            case "CONFIRMING" -> confirm(orderId, LEFT_HALF_WAY);
+            case "CANCELLING" -> cancel(orderId, LEFT_HALF_WAY);
+            case "EXPIRING" -> {
+                Instant now = now();
+                // The database owning every SKU settles the order whole: it is finished either way.
+                yield this.<Object>served("expire", skusOf(orderId),
+                        epochs -> settlements.expire(orderId, LEFT_HALF_WAY, now, epochs),
+                        () -> {
+                            database.expire(orderId, now);
+                            return Boolean.TRUE;
+                        });
+            }
+            default -> throw new IllegalArgumentException("not a settlement under way: " + state);
+        };
+        return !(outcome instanceof Refusal.Unavailable) && !Boolean.FALSE.equals(outcome);
     }
 
     @Override

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The hypotheses of the hot-store ownership audit, each reproduced against real servers (or shown
@@ -809,6 +811,90 @@ class HotStoreOwnershipIT {
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
         }
 
+        /**
+         * A confirm, cancel or expiry that moved the first of two lines in Redis and then went away
+         * (its caller died, or the other line's SKU changed hands under it) once had the outbox
+         * sweeper journal the first line's change on its own: the database moved the whole order
+         * and the second line held its units in both stores for good, with nothing left to ask for
+         * them. The sweeper now finishes the settlement, as a retry would, and journals both lines.
+         */
+        @ParameterizedTest
+        @CsvSource({"EXPIRING, EXPIRE, EXPIRED", "CANCELLING, CANCEL, CANCELLED"})
+        void aSettlementLeftHalfWayIsFinishedByTheSweeperNotJournaledLineByLine(String settling, String how,
+                String settled) {
+            String first = Ids.sku("left-a");
+            String second = Ids.sku("left-b");
+            String order = twoLineOrder(service, hot, first, second);
+
+            settledFirstLineThenLeft(hot, redis.uri(), order, first, settling, how, true);
+
+            hot.awaitDrained(first);
+            assertThat(state(order)).isEqualTo(settled);
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isZero();
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved())
+                    .as("the line that had not moved is settled with the order, not left holding").isZero();
+            assertThat(service.jdbc().queryForList("SELECT sku_id FROM stock_event WHERE order_id = ? AND op = ?",
+                    String.class, order, how)).containsExactlyInAnyOrder(first, second);
+            assertThat(hot.redis().hget("sg:{o:" + order + "}", "st")).isEqualTo(settled);
+            hot.awaitMatchesDatabase(service.jdbc(), first);
+            hot.awaitMatchesDatabase(service.jdbc(), second);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), first);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+        }
+
+        /**
+         * Seen in the demo (full tier, two instances, wait-replicas 1, after a fast failover): an
+         * expiry returned one line of a two-line order in Redis; the other line's SKU answered "a
+         * copy of another Redis history", was taken over, and was loaded again with the line held.
+         * The first line's expiry, swept on its own, then moved the order to EXPIRED and 3 units
+         * were held for it for good. The sweeper finishes the expiry across the new epoch.
+         */
+        @Test
+        void anExpiryLeftHalfWayIsFinishedAcrossAHandOverOfItsOtherSku() {
+            String first = Ids.sku("left-late");
+            String second = Ids.sku("left-small");
+            String order = twoLineOrder(service, hot, first, second);
+            // The expiry under way (its record touched just now, so nobody else finishes it yet).
+            settledFirstLineThenLeft(hot, redis.uri(), order, first, "EXPIRING", "EXPIRE", false);
+            long before = hotEpoch(second);
+            HandOver handOver = service.bean(HandOver.class);
+            handOver.takeOver(io.stockguard.stock.SkuId.of(second), before, "a copy of another Redis history");
+            handOver.ensureHotNow(io.stockguard.stock.SkuId.of(second));
+            assertThat(hotEpoch(second)).as("loaded again under a new epoch").isGreaterThan(before);
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).as("the line is held").isEqualTo(3);
+
+            // Then the expiry's caller goes away, its hold over. The expiry sweeper, which would finish
+            // it too, is stopped: the outbox sweeper is the one under test.
+            io.stockguard.platform.PeriodicWork expirySweeper = service.beans(io.stockguard.platform.PeriodicWork.class)
+                    .stream()
+                    .filter(work -> work.getClass().getSimpleName().equals("ExpirySweeper")).findFirst().orElseThrow();
+            expirySweeper.stop();
+            try {
+                long ended = System.currentTimeMillis() - 60_000;
+                service.jdbc().update("UPDATE reservation SET expires_at = ? WHERE order_id = ?",
+                        java.sql.Timestamp.from(java.time.Instant.ofEpochMilli(ended)), order);
+                hot.redis().hset("sg:{o:" + order + "}", Map.of("e", Long.toString(ended),
+                        "u", Long.toString(System.currentTimeMillis() - 120_000)));
+
+                hot.awaitDrained(first);
+            } finally {
+                expirySweeper.start();
+            }
+            assertThat(state(order)).isEqualTo("EXPIRED");
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved())
+                    .as("the line loaded again is settled with the order").isZero();
+            assertThat(service.jdbc().queryForObject("SELECT actor FROM stock_event WHERE order_id = ? AND sku_id = ? "
+                    + "AND op = 'EXPIRE'", String.class, order, second)).as("finished by the outbox sweeper")
+                    .contains("outbox-sweeper");
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isZero();
+            hot.awaitMatchesDatabase(service.jdbc(), first);
+            hot.awaitMatchesDatabase(service.jdbc(), second);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), first);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+            assertThat(service.client().reserve(Ids.order("after"), new StockGuardClient.Line(second, 10)).status())
+                    .as("all 10 units sell again").isEqualTo(201);
+        }
+
         @Test
         void hypothesis3ASkuFirstUsedSecondsAfterItWasCreatedIsServedFromTheHotStore() {
             StockGuardClient client = service.client();
@@ -848,6 +934,27 @@ class HotStoreOwnershipIT {
             service.close();
             kafka.close();
             redis.close();
+        }
+
+        /** As on the standard tier: the sweeper finishes an expiry left half-way, through Kafka. */
+        @Test
+        void anExpiryLeftHalfWayIsFinishedByTheSweeperNotJournaledLineByLine() {
+            String first = Ids.sku("left-a");
+            String second = Ids.sku("left-b");
+            String order = twoLineOrder(service, hot, first, second);
+
+            settledFirstLineThenLeft(hot, redis.uri(), order, first, "EXPIRING", "EXPIRE", true);
+
+            hot.awaitDrained(first);
+            service.awaitJournalApplied(first, second);
+            assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    order)).isEqualTo("EXPIRED");
+            assertThat(LedgerChecks.totals(service.jdbc(), second).reserved())
+                    .as("the line that had not moved is settled with the order, not left holding").isZero();
+            assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isZero();
+            hot.awaitMatchesDatabase(service.jdbc(), first);
+            hot.awaitMatchesDatabase(service.jdbc(), second);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
         }
 
         @Test
@@ -892,6 +999,42 @@ class HotStoreOwnershipIT {
             java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofSeconds(3).toNanos());
 
             assertThat(client.reserve(Ids.order("late"), new StockGuardClient.Line(sku, 1)).status()).isEqualTo(201);
+        }
+    }
+
+    /** Two SKUs of 10 units, and an order of 2 and 3 of them, journaled. */
+    static String twoLineOrder(RunningService service, HotStoreChecks hot, String first, String second) {
+        StockGuardClient client = service.client();
+        client.putSku(first, 10, 1);
+        client.putSku(second, 10, 1);
+        String order = Ids.order("left");
+        assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
+                .status()).isEqualTo(201);
+        hot.awaitDrained(first);
+        hot.awaitDrained(second);
+        service.awaitJournalApplied(first, second);
+        return order;
+    }
+
+    /**
+     * What a settlement leaves when it goes away after its first line: the order record in
+     * {@code settling}, the first line moved ({@code how}) in Redis with its change in the outbox
+     * (made long enough ago for the sweeper), the second line untouched.
+     *
+     * @param left whether its caller has gone quiet already (else it was touched just now)
+     */
+    static void settledFirstLineThenLeft(HotStoreChecks hot, String redisUri, String order, String first,
+            String settling, String how, boolean left) {
+        long touched = System.currentTimeMillis() - (left ? 120_000 : 0);
+        hot.redis().hset("sg:{o:" + order + "}", Map.of("st", settling, "u", Long.toString(touched)));
+        String epoch = hot.redis().hget("sg:{" + first + "}:m", "epoch");
+        try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redisUri),
+                io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
+            Reply moved = new Reply(gateway.run(Script.RELEASE, Keys.reserveKeys(
+                    io.stockguard.stock.SkuId.of(first), io.stockguard.stock.OrderId.of(order)), List.of(order,
+                    how, Long.toString(System.currentTimeMillis() - 120_000), "", "test", "3600",
+                    io.stockguard.journal.EventIds.next(), epoch)));
+            assertThat(moved.status()).isEqualTo("OK");
         }
     }
 

@@ -191,6 +191,11 @@ public final class RunningService implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** Every bean of the type (for one whose class its package keeps to itself). */
+    public <T> java.util.Collection<T> beans(Class<T> type) {
+        return context.getBeansOfType(type).values();
+    }
+
     /** Collects every application event of the type published from now on (for checking what the service told). */
     public <E> java.util.List<E> collect(Class<E> type) {
         java.util.List<E> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
