@@ -48,6 +48,16 @@ SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mod
 FROM sku
 WHERE sku_id = ?;
 
+-- A SKU's stock as a read shows it: its row and its buckets, in one round trip (no lock).
+-- name: skuStock
+SELECT s.sku_id, s.bucket_count, s.safety_stock, s.mode, s.throttle_rate, s.mode_reason, s.mode_changed_by,
+       s.mode_changed_at, s.limit_per_customer, s.low_stock_threshold,
+       b.bucket, b.available, b.reserved, b.sold, b.mode AS bucket_mode, b.applied_sum
+FROM sku s
+LEFT JOIN stock_bucket b ON b.sku_id = s.sku_id
+WHERE s.sku_id = ?
+ORDER BY b.bucket;
+
 -- name: lockSku
 SELECT sku_id, bucket_count, safety_stock, mode, throttle_rate, mode_reason, mode_changed_by, mode_changed_at,
        limit_per_customer, low_stock_threshold

@@ -178,8 +178,13 @@ final class BucketRows {
     }
 
     private static Row row(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return row(rs, "mode");
+    }
+
+    /** A bucket's row from a result whose bucket mode is in column {@code modeColumn} (a join with the SKU's). */
+    static Row row(java.sql.ResultSet rs, String modeColumn) throws java.sql.SQLException {
         Row row = new Row(rs.getInt("bucket"), rs.getLong("available"), rs.getLong("reserved"), rs.getLong("sold"),
-                SkuMode.valueOf(rs.getString("mode")), rs.getLong("applied_sum"));
+                SkuMode.valueOf(rs.getString(modeColumn)), rs.getLong("applied_sum"));
         if (row.available() < 0 || row.reserved() < 0 || row.sold() < 0) {
             throw new LedgerInvariantViolation("bucket " + row.bucket() + " read back a negative counter: " + row);
         }

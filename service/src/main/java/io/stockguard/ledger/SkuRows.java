@@ -59,6 +59,28 @@ final class SkuRows {
         return jdbc.query(sql.get("sku"), (rs, i) -> sku(rs), skuId.value()).stream().findFirst();
     }
 
+    /** The SKU and its buckets as they stand, read in one statement (a stock read: nothing is locked). */
+    Optional<Stock> findWithBuckets(SkuId skuId) {
+        return jdbc.query(sql.get("skuStock"), rs -> {
+            Sku sku = null;
+            List<BucketRows.Row> buckets = new java.util.ArrayList<>();
+            while (rs.next()) {
+                if (sku == null) {
+                    sku = sku(rs);
+                }
+                rs.getInt("bucket");
+                if (!rs.wasNull()) {
+                    buckets.add(BucketRows.row(rs, "bucket_mode"));
+                }
+            }
+            return sku == null ? Optional.empty() : Optional.of(new Stock(sku, List.copyOf(buckets)));
+        }, skuId.value());
+    }
+
+    /** A SKU's row with its buckets' rows. */
+    record Stock(Sku sku, List<BucketRows.Row> buckets) {
+    }
+
     Optional<Sku> lock(SkuId skuId) {
         return jdbc.query(sql.get("lockSku"), (rs, i) -> sku(rs), skuId.value()).stream().findFirst();
     }

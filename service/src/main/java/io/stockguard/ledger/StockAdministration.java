@@ -78,8 +78,12 @@ final class StockAdministration {
         });
     }
 
+    /**
+     * One statement for the SKU and its buckets: a stock read is the second wave's commonest
+     * request, and on the database tier each round trip it saves is the database's CPU too.
+     */
     Optional<SkuStockView> view(SkuId skuId) {
-        return skus.find(skuId).map(sku -> view(sku, buckets.read(skuId)));
+        return skus.findWithBuckets(skuId).map(found -> view(found.sku(), found.buckets()));
     }
 
     private StockChangeOutcome upsert(StockCommand.Upsert command) {

@@ -310,6 +310,46 @@ class ReservationApiIT {
                 .contains("stockguard_operations_seconds_bucket");
     }
 
+    /**
+     * A stock read (one statement for the SKU and its buckets) shows each bucket as the ledger has
+     * it, with the SKU's mode and who set it; an unknown SKU is a 404 with its code.
+     */
+    @ParameterizedTest
+    @EnumSource(TestDatabase.Kind.class)
+    void aStockReadShowsTheSkuAndEveryBucketAsTheLedgerHasThem(TestDatabase.Kind kind) {
+        RunningService service = RunningService.shared(kind);
+        StockGuardClient client = service.client();
+        String sku = Ids.sku("read");
+        assertThat(client.putSku(sku, 40, 4).status()).isEqualTo(201);
+        assertThat(client.reserve(Ids.order("read"), new Line(sku, 3)).status()).isEqualTo(201);
+        String confirmed = Ids.order("read");
+        assertThat(client.reserve(confirmed, new Line(sku, 2)).status()).isEqualTo(201);
+        assertThat(client.confirm(confirmed).status()).isEqualTo(200);
+        assertThat(service.admin().freeze(sku, "stock count").status()).isEqualTo(200);
+
+        Response stock = client.sku(sku);
+
+        assertThat(stock.status()).isEqualTo(200);
+        assertThat(List.of(stock.number("total"), stock.number("available"), stock.number("reserved"),
+                stock.number("sold"))).containsExactly(40L, 35L, 3L, 2L);
+        assertThat(stock.text("mode")).isEqualTo("FROZEN");
+        assertThat(stock.text("modeReason")).isEqualTo("stock count");
+        assertThat(stock.text("modeChangedBy")).isNotBlank();
+        assertThat(stock.number("bucketCount")).isEqualTo(4L);
+        List<String> shown = new java.util.ArrayList<>();
+        stock.body().get("buckets").forEach(b -> shown.add(b.get("bucket").asInt() + ":" + b.get("available").asLong()
+                + "/" + b.get("reserved").asLong() + "/" + b.get("sold").asLong()));
+        List<String> stored = service.jdbc().query("SELECT bucket, available, reserved, sold FROM stock_bucket "
+                + "WHERE sku_id = ? ORDER BY bucket", (rs, i) -> rs.getInt(1) + ":" + rs.getLong(2) + "/"
+                + rs.getLong(3) + "/" + rs.getLong(4), sku);
+        assertThat(shown).as("every bucket, in order, as stored").hasSize(4).isEqualTo(stored);
+
+        Response unknown = client.sku(Ids.sku("never-made"));
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.code()).isEqualTo("UNKNOWN_SKU");
+        assertThat(service.admin().unfreeze(sku, "counted").status()).isEqualTo(200);
+    }
+
     static void assertCounters(StockGuardClient client, String sku, long available, long reserved, long sold) {
         Response stock = client.sku(sku);
         assertThat(stock.status()).isEqualTo(200);
