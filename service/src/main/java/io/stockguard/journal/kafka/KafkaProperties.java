@@ -36,7 +36,9 @@ import org.springframework.validation.annotation.Validated;
  * @param produceTimeout longest wait for Kafka to acknowledge one reservation's events; after it the
  *     reservation goes to the synchronous database journal instead
  * @param requestTimeout one request to a broker (at most the produce timeout)
- * @param linger how long the producer waits to fill a batch: a little latency for much fewer requests
+ * @param linger how long the producer waits to fill a batch; 0 sends at once, and under load batches
+ *     fill by themselves while earlier sends are in flight (a wait of 1 ms made one connection's
+ *     reservations take 3-4 ms instead of 1.4, and gained nothing at 64)
  * @param breaker when to stop trying Kafka for a while and journal to the database directly
  * @param writer how events are applied to the database
  * @param backlog when the service degrades on purpose because the database falls behind
@@ -52,7 +54,7 @@ public record KafkaProperties(
         @Min(1) @Max(5) @DefaultValue("2") int minInsyncReplicas,
         @NotNull @DefaultValue("2s") Duration produceTimeout,
         @NotNull @DefaultValue("1s") Duration requestTimeout,
-        @NotNull @DefaultValue("1ms") Duration linger,
+        @NotNull @DefaultValue("0ms") Duration linger,
         @Valid @NotNull @DefaultValue Breaker breaker,
         @Valid @NotNull @DefaultValue Writer writer,
         @Valid @NotNull @DefaultValue Backlog backlog) {
