@@ -130,7 +130,7 @@ final class OutboxSweeper extends PeriodicWork {
                     if (settling instanceof HotOrders.Settling.LeftHalfWay(String state)) {
                         // What precedes it in this outbox is journaled first, in its order.
                         batch.flush();
-                        if (!leftSettlements.finish(event.orderId(), state)) {
+                        if (!finish(event.orderId(), state)) {
                             log.info("order {}: its settlement ({}) was left half-way and cannot be finished now; "
                                     + "its changes on SKU {} wait for the next sweep", event.orderId(), state, sku);
                             stopped = true;
@@ -170,6 +170,18 @@ final class OutboxSweeper extends PeriodicWork {
                     + "finish", batch.flushed(), sku, orders);
         }
         return settled;
+    }
+
+    /** Finishes a settlement left half-way; false when it cannot be now (a failure too: the next sweep tries again). */
+    private boolean finish(OrderId order, String state) {
+        try {
+            return leftSettlements.finish(order, state);
+        } catch (RuntimeException e) {
+            // One order's failure must not stop the sweep of every other SKU.
+            log.warn("order {}: finishing its settlement ({}) failed; the next sweep tries again: {}", order, state,
+                    e.toString());
+            return false;
+        }
     }
 
     /**
