@@ -87,6 +87,11 @@ final class HandOver extends PeriodicWork {
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;
         }
+        if (!loader.mayLoad()) {
+            // Redis still lacks the replicas wait-replicas asks for: the database goes on selling,
+            // without a load holding the SKU's row while Redis is asked.
+            return known;
+        }
         List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), clock.instant(), reloadAfter, sources -> {
             OwnershipStore.HotSource source = sources.getFirst();
             HotStockLoader.Loaded loaded = loader.load(source);

@@ -57,6 +57,11 @@ final class HotStockLoader {
         this.clock = clock;
     }
 
+    /** Whether a load may be tried now (see {@link ReplicaAcknowledgement#mayLoad()}); ask it before any lock. */
+    boolean mayLoad() {
+        return replicas.mayLoad();
+    }
+
     /** Loads the SKU and puts back its open holds; a Redis failure is thrown (the outcome is then unknown). */
     Loaded load(OwnershipStore.HotSource source) {
         Loaded loaded = await(send(source));

@@ -7,6 +7,7 @@ import io.stockguard.platform.Combiner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +38,23 @@ final class ReplicaAcknowledgement {
     private final Combiner<Boolean, Long> waits;
     private final AtomicBoolean missing = new AtomicBoolean();
     private final Counter shortWaits;
+    /** How long an answer of {@link #mayLoad()} stands before Redis is asked again. */
+    static final Duration LOAD_PROBE_EVERY = Duration.ofMillis(250);
+    private final LongSupplier nanoTime;
+    /** Whether Redis last reported the replicas connected while they were missing, and when (nano time). */
+    private volatile LoadProbe lastProbe;
+    private final AtomicBoolean probing = new AtomicBoolean();
+
+    private record LoadProbe(long at, boolean connected) {
+    }
 
     ReplicaAcknowledgement(RedisGateway redis, RedisProperties properties, MeterRegistry meters) {
+        this(redis, properties, meters, System::nanoTime);
+    }
+
+    ReplicaAcknowledgement(RedisGateway redis, RedisProperties properties, MeterRegistry meters,
+            LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
         this.redis = redis;
         this.wanted = properties.cluster() ? 0 : properties.waitReplicas();
         this.timeout = properties.waitTimeout();
@@ -92,6 +108,42 @@ final class ReplicaAcknowledgement {
     /** Whether a wait came back short since Redis last took a load with the replicas connected. */
     boolean missing() {
         return missing.get();
+    }
+
+    /**
+     * Whether a SKU may be loaded into Redis now. While the replicas are missing, only once Redis
+     * reports them connected again: a load holds the SKU's row in the database while it talks to
+     * Redis, and loads tried one after another against a Redis without its replicas (or one not
+     * answering, during a failover) kept that row locked for seconds, so that every database-path
+     * change of the SKU (a restock, an adjustment) waited behind them and timed out. Redis is
+     * asked outside any lock, by one caller at a time, at most every {@link #LOAD_PROBE_EVERY};
+     * the others take the last answer. The load itself still checks the replicas (load.lua), and
+     * one that succeeds marks them present.
+     */
+    boolean mayLoad() {
+        if (wanted == 0 || !missing.get()) {
+            return true;
+        }
+        LoadProbe last = lastProbe;
+        long now = nanoTime.getAsLong();
+        if (last != null && now - last.at() < LOAD_PROBE_EVERY.toNanos()) {
+            return last.connected();
+        }
+        if (!probing.compareAndSet(false, true)) {
+            return last != null && last.connected();
+        }
+        try {
+            boolean connected;
+            try {
+                connected = redis.connectedReplicas() >= wanted;
+            } catch (RedisGateway.HotStoreUnavailable e) {
+                connected = false;
+            }
+            lastProbe = new LoadProbe(nanoTime.getAsLong(), connected);
+            return connected;
+        } finally {
+            probing.set(false);
+        }
     }
 
     /** A load found the replicas connected: Redis may sell again. */
