@@ -101,16 +101,25 @@ public final class RedisCluster implements AutoCloseable {
         throw new IllegalStateException("no master serves slot " + slot);
     }
 
-    /** The node replicating {@code master}. */
+    /**
+     * The node replicating {@code master}, once the cluster's view says so: after a failover the
+     * old master turns into the new one's replica by gossip, a moment after the failover answered.
+     */
     public RedisServer replicaOf(RedisServer master) {
         String masterId = master.command("CLUSTER", "MYID");
+        RedisServer[] found = {null};
+        await("master " + master.port() + " to have a replica", () -> (found[0] = replicaIn(masterId)) != null);
+        return found[0];
+    }
+
+    private RedisServer replicaIn(String masterId) {
         for (String line : liveNode().command("CLUSTER", "NODES").split("\n")) {
             String[] fields = line.split(" ");
             if (fields[2].contains("slave") && fields[3].equals(masterId)) {
                 return byAddress(fields[1]);
             }
         }
-        throw new IllegalStateException("master " + master.port() + " has no replica");
+        return null;
     }
 
     /**
