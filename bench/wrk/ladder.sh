@@ -27,16 +27,7 @@ command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 2
 # shellcheck source=tier.sh
 source "$ROOT/bench/wrk/tier.sh"
 
-KEY="$(sed -n 's/^stockguard.security.api-keys=order-service://p' "$work/data/credentials.properties")"
-SKU="WRK-HOT"
-curl -sf -X PUT "http://localhost:$port/api/v1/skus/$SKU" -H "Authorization: Bearer $KEY" \
-  -H 'Content-Type: application/json' -d '{"total": 1000000000}' >/dev/null
-export SKU KEY
-
-# Unmeasured warm-up, so the measured runs do not pay for the pools filling and the JIT: after 10 s
-# the compiler was still taking a third of the service's CPU, after 30 s it is mostly done.
-wrk -t2 -c64 -d25s -s "$ROOT/bench/wrk/reserve.lua" "http://localhost:$port" >/dev/null
-wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/read.lua" "http://localhost:$port" >/dev/null
+hot_sku_warmed_up
 
 echo "tier $tier, network $network, $seconds s per run, wrk $(wrk --version 2>&1 | head -1 | awk '{print $2}')"
 printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' what conns "req/s" "p50 ms" "p99 ms" "max ms" non2xx \

@@ -25,15 +25,7 @@ command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 2
 source "$ROOT/bench/wrk/tier.sh"
 command -v jcmd >/dev/null || { echo "needs the JDK's jcmd and jfr on PATH" >&2; exit 2; }
 
-KEY="$(sed -n 's/^stockguard.security.api-keys=order-service://p' "$work/data/credentials.properties")"
-SKU="WRK-HOT"
-curl -sf -X PUT "http://localhost:$port/api/v1/skus/$SKU" -H "Authorization: Bearer $KEY" \
-  -H 'Content-Type: application/json' -d '{"total": 1000000000}' >/dev/null
-export SKU KEY
-
-# The same unmeasured warm-up as ladder.sh: the JIT is mostly done after it.
-wrk -t2 -c64 -d25s -s "$ROOT/bench/wrk/reserve.lua" "http://localhost:$port" >/dev/null
-wrk -t2 -c8 -d5s -s "$ROOT/bench/wrk/read.lua" "http://localhost:$port" >/dev/null
+hot_sku_warmed_up
 
 profiles="${PROFILE_DIR:-$ROOT/bench/target/profiles}"
 mkdir -p "$profiles"
