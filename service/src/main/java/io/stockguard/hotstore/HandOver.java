@@ -43,6 +43,7 @@ final class HandOver extends PeriodicWork {
     private final Clock clock;
     private final Counter takeovers;
     private final Counter loads;
+    private final LoadAttempts attempts = new LoadAttempts();
 
     /**
      * @param delay how long after a take-over an instance may still sell from the hot store on what
@@ -69,9 +70,39 @@ final class HandOver extends PeriodicWork {
      * Loads the SKU into the hot store if the database sells it now, and returns its ownership
      * after. The load is made while the database holds the SKU's row, and the SKU becomes the hot
      * store's only if Redis took it: a Redis failure leaves it with the database (and is thrown).
+     * One request of this instance at a time tries, and not again for a while after Redis failed
+     * it ({@link LoadAttempts}); the others get the ownership as it is, the database's.
      */
     Optional<Ownership> ensureHot(SkuId sku) {
-        return ensureHot(sku, reloadAfter);
+        Optional<Ownership> known = view.get(sku);
+        if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
+            return known;
+        }
+        if (!(attempts.claim(sku) instanceof LoadAttempts.Turn.Mine mine)) {
+            // Another request is loading it, or Redis failed its last load a moment ago: the
+            // database sells it meanwhile, without queueing behind the row a load holds.
+            return known;
+        }
+        boolean answered = false;
+        String failure = "not a Redis failure";
+        try {
+            Optional<Ownership> after = ensureHot(sku, reloadAfter);
+            answered = true;
+            return after;
+        } catch (RuntimeException e) {
+            failure = e.getMessage();
+            throw e;
+        } finally {
+            // Released on every way out, an Error's too: a claim left held would keep this
+            // instance from ever loading the SKU again.
+            if (answered) {
+                mine.claim().loaded();
+            } else {
+                Duration pause = mine.claim().failed();
+                log.info("SKU {}: loading it into the hot store failed ({}); the database sells it, and the next load "
+                        + "is tried in {} ms at the earliest", sku, failure, pause.toMillis());
+            }
+        }
     }
 
     /**
