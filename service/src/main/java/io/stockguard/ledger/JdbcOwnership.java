@@ -152,9 +152,10 @@ final class JdbcOwnership implements OwnershipStore {
     }
 
     @Override
-    public void requireDatabaseOwner(Collection<SkuId> skus) {
+    public void requireDatabaseOwner(Collection<SkuId> skus, RowHold hold) {
+        String statement = hold == RowHold.FOR_UPDATE ? "lockOwnership" : "shareOwnership";
         for (SkuId sku : new TreeSet<>(skus)) {
-            Optional<Ownership> found = read("shareOwnership", sku);
+            Optional<Ownership> found = read(statement, sku);
             if (found.isPresent() && found.get().seller() != Ownership.Seller.DATABASE) {
                 throw new NotTheOwner(sku, found.get());
             }

@@ -369,7 +369,8 @@ final class JdbcStockLedger implements StockLedger {
 
     @Override
     public StockChangeOutcome apply(StockCommand command) {
-        return administration.apply(command, this::claim);
+        // A stock change locks the SKU's row for update next: its ownership is held so from the start.
+        return administration.apply(command, skus -> claim(skus, OwnershipStore.RowHold.FOR_UPDATE));
     }
 
     @Override
@@ -383,8 +384,12 @@ final class JdbcStockLedger implements StockLedger {
     }
 
     private void claim(List<SkuId> skus) {
+        claim(skus, OwnershipStore.RowHold.SHARED);
+    }
+
+    private void claim(List<SkuId> skus, OwnershipStore.RowHold hold) {
         if (owners != null) {
-            owners.requireDatabaseOwner(skus);
+            owners.requireDatabaseOwner(skus, hold);
         }
     }
 

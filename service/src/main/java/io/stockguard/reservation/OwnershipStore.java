@@ -55,11 +55,24 @@ public interface OwnershipStore {
     Position position();
 
     /**
-     * Inside the caller's transaction: holds each SKU's ownership still (a share lock until the
-     * transaction ends) and checks that the database sells it; throws {@link NotTheOwner} when it
-     * does not. The database path calls it before it changes a SKU.
+     * Inside the caller's transaction: holds each SKU's ownership still (a lock on its row until
+     * the transaction ends, as {@code hold} says) and checks that the database sells it; throws
+     * {@link NotTheOwner} when it does not. The database path calls it before it changes a SKU.
      */
-    void requireDatabaseOwner(Collection<SkuId> skus);
+    void requireDatabaseOwner(Collection<SkuId> skus, RowHold hold);
+
+    /** How the database path holds a SKU's row while it checks that the database owns the SKU. */
+    enum RowHold {
+        /** A share lock: reservations of one SKU hold it together, and only an ownership change waits. */
+        SHARED,
+        /**
+         * The update lock, for a change that locks the SKU's row for update next (a restock, an
+         * adjustment, the catalogue's set). Taken shared first, two such changes at once each held
+         * the share the other's update waited for: a deadlock, which the database breaks after a
+         * second by failing one of them.
+         */
+        FOR_UPDATE
+    }
 
     /** Where a view of the changes has read up to: the change number, and the SKU within it. */
     record Position(long seq, String skuId) {
