@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +35,11 @@ final class HandOver extends PeriodicWork {
     private static final int DRAINS_PER_RUN_MAX = 200;
     /** How long the worker waits for one SKU's journal before it moves on to the next (it comes back). */
     private static final Duration WORKER_JOURNAL_WAIT = Duration.ofMillis(50);
+    /**
+     * The longest a request waits for another's load of the same SKU: a load takes one Redis
+     * command and a few statements, so this is reached only by a load that is stuck.
+     */
+    private static final Duration OTHER_LOAD_WAIT_MAX = Duration.ofSeconds(5);
 
     private final OwnershipStore store;
     private final OwnershipView view;
@@ -71,16 +79,23 @@ final class HandOver extends PeriodicWork {
      * after. The load is made while the database holds the SKU's row, and the SKU becomes the hot
      * store's only if Redis took it: a Redis failure leaves it with the database (and is thrown).
      * One request of this instance at a time tries, and not again for a while after Redis failed
-     * it ({@link LoadAttempts}); the others get the ownership as it is, the database's.
+     * it ({@link LoadAttempts}); the others wait for its load, not for the row it holds.
      */
     Optional<Ownership> ensureHot(SkuId sku) {
         Optional<Ownership> known = view.get(sku);
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;
         }
-        if (!(attempts.claim(sku) instanceof LoadAttempts.Turn.Mine mine)) {
-            // Another request is loading it, or Redis failed its last load a moment ago: the
-            // database sells it meanwhile, without queueing behind the row a load holds.
+        LoadAttempts.Turn turn = attempts.claim(sku);
+        if (turn instanceof LoadAttempts.Turn.Taken taken) {
+            // Another request is loading it: wait for that load, not for the row it holds, and go
+            // where it left the SKU. Bounded, in case it is stuck: the database owns the SKU until
+            // a load commits, so selling it there meanwhile is safe.
+            Optional<Ownership> after = awaitOtherLoad(taken, sku);
+            return after.isPresent() ? after : known;
+        }
+        if (!(turn instanceof LoadAttempts.Turn.Mine mine)) {
+            // Redis failed its last load a moment ago: the database sells it until the next try.
             return known;
         }
         boolean answered = false;
@@ -102,6 +117,18 @@ final class HandOver extends PeriodicWork {
                 log.info("SKU {}: loading it into the hot store failed ({}); the database sells it, and the next load "
                         + "is tried in {} ms at the earliest", sku, failure, pause.toMillis());
             }
+        }
+    }
+
+    private Optional<Ownership> awaitOtherLoad(LoadAttempts.Turn.Taken taken, SkuId sku) {
+        try {
+            taken.done().get(OTHER_LOAD_WAIT_MAX.toMillis(), TimeUnit.MILLISECONDS);
+            return view.reread(sku);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException | TimeoutException e) {
+            return Optional.empty();
         }
     }
 

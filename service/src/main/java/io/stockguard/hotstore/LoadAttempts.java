@@ -2,6 +2,7 @@ package io.stockguard.hotstore;
 
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -13,8 +14,8 @@ import java.util.function.LongSupplier;
  * command timeout. Unchecked, every request tried in turn, one after another behind the row, and
  * the database sales queued behind them until their own statement timeout: nothing was sold.
  *
- * <p>So one request at a time tries (it claims the SKU here; the others sell through the database
- * without waiting), and after a failed try the next waits a pause that doubles with each failure
+ * <p>So one request at a time tries (it claims the SKU here; the others wait for its load, not for
+ * the row, and then go where it left the SKU), and after a failed try the next waits a pause that doubles with each failure
  * up to {@link #PAUSE_MAX}, so that the database sells the SKU most of the time while Redis keeps
  * failing for it. A load that works forgets the SKU. The pause is a retry policy, not a hand-off:
  * the database owns the SKU the whole time, whoever tries.
@@ -41,8 +42,13 @@ final class LoadAttempts {
         record Mine(Claim claim) implements Turn {
         }
 
-        /** Another request of this instance is loading it now. */
-        record Taken() implements Turn {
+        /**
+         * Another request of this instance is loading it now; {@code done} completes when that
+         * load is over, however it went. A request waits for it rather than for the row, so that
+         * it sees the SKU where the load left it (a request for a hot SKU and one being loaded
+         * would otherwise find them owned by different stores, and be answered "retry").
+         */
+        record Taken(CompletableFuture<Void> done) implements Turn {
         }
 
         /** Its last load failed; the next may be tried in {@code left}. */
@@ -58,8 +64,14 @@ final class LoadAttempts {
         Duration failed();
     }
 
-    /** @param failures failed loads in a row; {@code retryAt} nano time of the next try */
-    private record State(boolean loading, int failures, long retryAt) {
+    /**
+     * @param done completed when the load under way ends; null when none is
+     * @param failures failed loads in a row; {@code retryAt} nano time of the next try
+     */
+    private record State(CompletableFuture<Void> done, int failures, long retryAt) {
+        boolean loading() {
+            return done != null;
+        }
     }
 
     private final ConcurrentHashMap<SkuId, State> states = new ConcurrentHashMap<>();
@@ -80,10 +92,12 @@ final class LoadAttempts {
         states.compute(sku, (key, state) -> {
             if (state == null || (!state.loading() && now - state.retryAt() >= 0)) {
                 int failures = state == null ? 0 : state.failures();
-                turn[0] = new Turn.Mine(new HeldClaim(sku, failures));
-                return new State(true, failures, now);
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                turn[0] = new Turn.Mine(new HeldClaim(sku, failures, done));
+                return new State(done, failures, now);
             }
-            turn[0] = state.loading() ? new Turn.Taken() : new Turn.Paused(Duration.ofNanos(state.retryAt() - now));
+            turn[0] = state.loading() ? new Turn.Taken(state.done())
+                    : new Turn.Paused(Duration.ofNanos(state.retryAt() - now));
             return state;
         });
         return turn[0];
@@ -102,28 +116,35 @@ final class LoadAttempts {
     private final class HeldClaim implements Claim {
         private final SkuId sku;
         private final int failuresBefore;
+        private final CompletableFuture<Void> done;
 
-        HeldClaim(SkuId sku, int failuresBefore) {
+        HeldClaim(SkuId sku, int failuresBefore, CompletableFuture<Void> done) {
             this.sku = sku;
             this.failuresBefore = failuresBefore;
+            this.done = done;
         }
 
         @Override
         public void loaded() {
             states.remove(sku);
+            done.complete(null);
         }
 
         @Override
         public Duration failed() {
             int failures = failuresBefore + 1;
             Duration pause = pauseAfter(failures);
-            if (states.size() > SKUS_MAX) {
-                // Too many SKUs failing at once: this one is not remembered, and its next request tries again.
-                states.remove(sku);
-                return Duration.ZERO;
+            try {
+                if (states.size() > SKUS_MAX) {
+                    // Too many SKUs failing at once: this one is not remembered, and its next request tries again.
+                    states.remove(sku);
+                    return Duration.ZERO;
+                }
+                states.put(sku, new State(null, failures, nanoTime.getAsLong() + pause.toNanos()));
+                return pause;
+            } finally {
+                done.complete(null);
             }
-            states.put(sku, new State(false, failures, nanoTime.getAsLong() + pause.toNanos()));
-            return pause;
         }
     }
 }

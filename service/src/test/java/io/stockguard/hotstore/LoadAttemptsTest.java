@@ -23,7 +23,7 @@ class LoadAttemptsTest {
     private final SkuId sku = SkuId.of("HOT-1");
 
     @Test
-    void oneRequestAtATimeTriesAndTheOthersGoOnWithoutWaiting() {
+    void oneRequestAtATimeTriesAndTheOthersWaitForItsLoad() {
         LoadAttempts.Turn first = attempts.claim(sku);
         assertThat(first).isInstanceOf(LoadAttempts.Turn.Mine.class);
         assertThat(attempts.claim(sku)).as("a second request while the first loads")
@@ -31,8 +31,22 @@ class LoadAttemptsTest {
         assertThat(attempts.claim(SkuId.of("OTHER-1"))).as("another SKU is not held up")
                 .isInstanceOf(LoadAttempts.Turn.Mine.class);
 
+        LoadAttempts.Turn second = attempts.claim(sku);
+        assertThat(((LoadAttempts.Turn.Taken) second).done()).as("the second waits for the first's load").isNotDone();
+
         ((LoadAttempts.Turn.Mine) first).claim().loaded();
+        assertThat(((LoadAttempts.Turn.Taken) second).done()).as("and is let go when it ends").isDone();
         assertThat(attempts.claim(sku)).as("after a load that worked, at once").isInstanceOf(LoadAttempts.Turn.Mine.class);
+    }
+
+    @Test
+    void aFailedLoadLetsItsWaitersGoToo() {
+        LoadAttempts.Turn first = attempts.claim(sku);
+        LoadAttempts.Turn waiting = attempts.claim(sku);
+        ((LoadAttempts.Turn.Mine) first).claim().failed();
+        assertThat(((LoadAttempts.Turn.Taken) waiting).done()).isDone();
+        assertThat(attempts.claim(sku)).as("and nobody tries again before the pause")
+                .isInstanceOf(LoadAttempts.Turn.Paused.class);
     }
 
     @Test
