@@ -146,11 +146,17 @@ final class HotStockLoader {
         }
         Map<SkuId, Long> stamped = new LinkedHashMap<>();
         view.get().lines().forEach(line -> stamped.put(line.skuId(), epochs.applyAsLong(line.skuId())));
-        orders.restore(view.get(), stored.get().fingerprint(), stamped, clock.instant(), force);
+        // The lines first, the order's record last. The record, once stamped with the epochs that
+        // own the SKUs now, is believed by the next attempt; had it been written first and this
+        // request died (or Redis failed) before its lines, a retried cancel found a current record
+        // with no line, took the line for one never reserved (a tombstone, as for a cancel that
+        // overtakes its reserve), and acknowledged a cancel that nothing journaled: the chaos
+        // suite's instance-kill did that to an order made on the database path.
         for (var line : view.get().lines()) {
             restoreLine(line.skuId(), order, stamped.get(line.skuId()), HotLines.record(view.get().state().name(),
                     line.bucket(), line.qty(), stamped.get(line.skuId()), view.get().customerId()));
         }
+        orders.restore(view.get(), stored.get().fingerprint(), stamped, clock.instant(), force);
         return view;
     }
 
