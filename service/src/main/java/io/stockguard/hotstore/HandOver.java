@@ -82,42 +82,7 @@ final class HandOver extends PeriodicWork {
      * it ({@link LoadAttempts}); the others wait for its load, not for the row it holds.
      */
     Optional<Ownership> ensureHot(SkuId sku) {
-        Optional<Ownership> known = view.get(sku);
-        if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
-            return known;
-        }
-        LoadAttempts.Turn turn = attempts.claim(sku);
-        if (turn instanceof LoadAttempts.Turn.Taken taken) {
-            // Another request is loading it: wait for that load, not for the row it holds, and go
-            // where it left the SKU. Bounded, in case it is stuck: the database owns the SKU until
-            // a load commits, so selling it there meanwhile is safe.
-            Optional<Ownership> after = awaitOtherLoad(taken, sku);
-            return after.isPresent() ? after : known;
-        }
-        if (!(turn instanceof LoadAttempts.Turn.Mine mine)) {
-            // Redis failed its last load a moment ago: the database sells it until the next try.
-            return known;
-        }
-        boolean answered = false;
-        String failure = "not a Redis failure";
-        try {
-            Optional<Ownership> after = ensureHot(sku, reloadAfter);
-            answered = true;
-            return after;
-        } catch (RuntimeException e) {
-            failure = e.getMessage();
-            throw e;
-        } finally {
-            // Released on every way out, an Error's too: a claim left held would keep this
-            // instance from ever loading the SKU again.
-            if (answered) {
-                mine.claim().loaded();
-            } else {
-                Duration pause = mine.claim().failed();
-                log.info("SKU {}: loading it into the hot store failed ({}); the database sells it, and the next load "
-                        + "is tried in {} ms at the earliest", sku, failure, pause.toMillis());
-            }
-        }
+        return ensureHot(sku, reloadAfter, true);
     }
 
     private Optional<Ownership> awaitOtherLoad(LoadAttempts.Turn.Taken taken, SkuId sku) {
@@ -137,10 +102,11 @@ final class HandOver extends PeriodicWork {
      * not held back by the reload-after of the take-over it just made itself.
      */
     Optional<Ownership> ensureHotNow(SkuId sku) {
-        return ensureHot(sku, Duration.ZERO);
+        return ensureHot(sku, Duration.ZERO, false);
     }
 
-    private Optional<Ownership> ensureHot(SkuId sku, Duration reloadAfter) {
+    /** @param takeTurns whether the load waits its turn ({@link LoadAttempts}); an operator's does not */
+    private Optional<Ownership> ensureHot(SkuId sku, Duration reloadAfter, boolean takeTurns) {
         Optional<Ownership> known = view.get(sku);
         if (known.isEmpty() || !(known.get() instanceof Ownership.Database)) {
             return known;
@@ -150,6 +116,37 @@ final class HandOver extends PeriodicWork {
             // without a load holding the SKU's row while Redis is asked.
             return known;
         }
+        if (!takeTurns) {
+            return load(sku, reloadAfter);
+        }
+        LoadAttempts.Turn turn = attempts.claim(sku);
+        if (turn instanceof LoadAttempts.Turn.Taken taken) {
+            // Another request is loading it: wait for that load, not for the row it holds, and go
+            // where it left the SKU. Bounded, in case it is stuck: the database owns the SKU until
+            // a load commits, so selling it there meanwhile is safe.
+            Optional<Ownership> after = awaitOtherLoad(taken, sku);
+            return after.isPresent() ? after : known;
+        }
+        if (!(turn instanceof LoadAttempts.Turn.Mine mine)) {
+            // Redis failed its last load a moment ago: the database sells it until the next try.
+            return known;
+        }
+        try {
+            Optional<Ownership> after = load(sku, reloadAfter);
+            mine.claim().loaded();
+            return after;
+        } catch (RuntimeException | Error e) {
+            // Released on every way out: a claim left held would keep this instance from ever
+            // loading the SKU again.
+            Duration pause = mine.claim().failed();
+            log.info("SKU {}: loading it into the hot store failed ({}); the database sells it, and the next load "
+                    + "is tried in {} ms at the earliest", sku, e.getMessage(), pause.toMillis());
+            throw e;
+        }
+    }
+
+    /** Loads the SKU under its row's lock (see {@link #ensureHot(SkuId)}); returns its ownership after. */
+    private Optional<Ownership> load(SkuId sku, Duration reloadAfter) {
         List<OwnershipStore.Loaded> outcome = store.load(List.of(sku), clock.instant(), reloadAfter, sources -> {
             OwnershipStore.HotSource source = sources.getFirst();
             HotStockLoader.Loaded loaded = loader.load(source);

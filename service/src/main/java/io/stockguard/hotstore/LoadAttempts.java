@@ -56,13 +56,6 @@ final class LoadAttempts {
         }
     }
 
-    /** A request's claim on a SKU's load; exactly one of its methods is called once. */
-    interface Claim {
-        void loaded();
-
-        /** @return how long the next load of the SKU waits */
-        Duration failed();
-    }
 
     /**
      * @param done completed when the load under way ends; null when none is
@@ -93,7 +86,7 @@ final class LoadAttempts {
             if (state == null || (!state.loading() && now - state.retryAt() >= 0)) {
                 int failures = state == null ? 0 : state.failures();
                 CompletableFuture<Void> done = new CompletableFuture<>();
-                turn[0] = new Turn.Mine(new HeldClaim(sku, failures, done));
+                turn[0] = new Turn.Mine(new Claim(sku, failures, done));
                 return new State(done, failures, now);
             }
             turn[0] = state.loading() ? new Turn.Taken(state.done())
@@ -113,25 +106,25 @@ final class LoadAttempts {
         return Duration.ofMillis(Math.min(millis, PAUSE_MAX.toMillis()));
     }
 
-    private final class HeldClaim implements Claim {
+    /** A request's claim on a SKU's load; exactly one of its methods is called, once. */
+    final class Claim {
         private final SkuId sku;
         private final int failuresBefore;
         private final CompletableFuture<Void> done;
 
-        HeldClaim(SkuId sku, int failuresBefore, CompletableFuture<Void> done) {
+        private Claim(SkuId sku, int failuresBefore, CompletableFuture<Void> done) {
             this.sku = sku;
             this.failuresBefore = failuresBefore;
             this.done = done;
         }
 
-        @Override
-        public void loaded() {
+        void loaded() {
             states.remove(sku);
             done.complete(null);
         }
 
-        @Override
-        public Duration failed() {
+        /** @return how long the next load of the SKU waits */
+        Duration failed() {
             int failures = failuresBefore + 1;
             Duration pause = pauseAfter(failures);
             try {
