@@ -47,7 +47,10 @@ class EmbeddedDatabaseConfiguration {
                 // The library defaults to synchronous_commit=off; a reservation is acknowledged only
                 // when it is durable (I2), so every commit waits for its WAL flush.
                 .setServerConfig("synchronous_commit", "on")
-                .setServerConfig("fsync", "on");
+                .setServerConfig("fsync", "on")
+                // A statement that waits for a row lock longer than deadlock_timeout (1 s) says so in
+                // the service's log, naming the holder: the first thing to read when answers stall.
+                .setServerConfig("log_lock_waits", "on");
         if (port > 0) {
             builder.setPort(port);
         }

@@ -30,6 +30,12 @@ public final class ServiceProcess implements AutoCloseable {
     private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1");
     /**
+     * Each start's collector pauses go to a file of their own beside its log, stamped with the wall
+     * clock in milliseconds, so that a stall in a test's history can be laid beside them. One rotated
+     * file of 2 MB at most: a run's pauses fit many times over.
+     */
+    public static final String GC_LOG_SUFFIX = "-gc.log";
+    /**
      * How long a start may log nothing before it is given up. A start's speed depends on how busy
      * the machine is (23 s between two lines was seen under load), so the wait lasts for as long as
      * the start keeps logging, up to {@link #START_MAX} in all.
@@ -62,6 +68,10 @@ public final class ServiceProcess implements AutoCloseable {
         this.home = home.toAbsolutePath();
         this.settings = new TreeMap<>(settings);
         this.settings.put("server.port", Integer.toString(port));
+    }
+
+    private static String gcLog(Path file) {
+        return "-Xlog:gc:file=" + file + ":timemillis:filecount=1,filesize=2m";
     }
 
     /** Starts an instance on a free port, its home a fresh directory under {@code parent}, and waits until it is healthy. */
@@ -112,9 +122,11 @@ public final class ServiceProcess implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(JVM_OPTIONS);
+        String thisStart = "instance-" + name + "-" + (logs.size() + 1);
+        command.add(gcLog(home.resolve(thisStart + GC_LOG_SUFFIX)));
         command.addAll(List.of("-jar", jar.toString()));
         settings.forEach((key, value) -> command.add("--" + key + "=" + value));
-        Path log = home.resolve("instance-" + name + "-" + (logs.size() + 1) + ".log");
+        Path log = home.resolve(thisStart + ".log");
         try {
             CappedLog.Started started = CappedLog.start(new ProcessBuilder(command).directory(home.toFile()), log);
             process = started.process();

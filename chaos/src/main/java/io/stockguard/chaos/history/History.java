@@ -20,6 +20,8 @@ public final class History {
 
     private final List<Op> ops = new ArrayList<>();
     private final long startNanos;
+    /** The wall clock when the history started, to place what other processes logged in its time. */
+    private final long startEpochMillis;
 
     public History() {
         this(System.nanoTime());
@@ -27,6 +29,12 @@ public final class History {
 
     private History(long startNanos) {
         this.startNanos = startNanos;
+        this.startEpochMillis = System.currentTimeMillis();
+    }
+
+    /** Milliseconds since the history started of a wall-clock instant (epoch milliseconds). */
+    public long millisOf(long epochMillis) {
+        return epochMillis - startEpochMillis;
     }
 
     /** A history of recorded operations (for the checker's tests and for reading a file back). */

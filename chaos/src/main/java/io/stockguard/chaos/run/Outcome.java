@@ -29,6 +29,7 @@ public record Outcome(Run run, Verdict verdict, String text, List<String> unexpe
         text.append(String.format("%nstart-up %d s; journal drained %s after the load%n",
                 recorded.startup().toSeconds(),
                 recorded.drained().map(d -> "in " + d.toMillis() + " ms").orElse("NOT within its bound")));
+        text.append(Stalls.describe(recorded.stalls()));
         verdict.failures().forEach(failure -> {
             if (KnownFailures.isKnown(run.tier(), failure.rule())) {
                 text.append("known failure (listed in KnownFailures, not counted): ").append(failure.rule())

@@ -49,7 +49,8 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
     private static final Duration EXPIRY_MARGIN = Duration.ofSeconds(4);
 
     /** What a run produced: its history and how long the drain after the load took. */
-    public record Recorded(History history, Optional<Duration> drained, Duration startup, Path folder) {
+    public record Recorded(History history, Optional<Duration> drained, Duration startup, Path folder,
+            List<Stalls.Stall> stalls) {
     }
 
     public Recorded execute() {
@@ -59,6 +60,7 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
             throw new UncheckedIOException(e);
         }
         History history = new History();
+        Stalls stalls = Stalls.measure(history);
         long started = System.nanoTime();
         try (Cluster cluster = Cluster.start(tier, deployment, jar, folder, kafkaBrokers,
                 stage.settings())) {
@@ -89,8 +91,9 @@ public record Run(Tier tier, Deployment deployment, long seed, Schedule schedule
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot read the database for the final check", e);
             }
-            return new Recorded(history, drained, startup, folder);
+            return new Recorded(history, drained, startup, folder, stalls.stop(folder));
         } finally {
+            stalls.halt();
             history.write(folder.resolve("history.jsonl"));
         }
     }
