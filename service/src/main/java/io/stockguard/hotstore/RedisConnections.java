@@ -24,6 +24,13 @@ final class RedisConnections {
 
     /** How often a cluster client reads the topology without being told it changed. */
     private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
+    /**
+     * How soon after one refresh a redirect or a lost connection may make the client read the
+     * topology again. The client's default, 30 s, means that after a slot migration (whose
+     * redirects use the refresh) a failover goes unseen until the periodic refresh, and commands
+     * for the failed master's slots time out meanwhile. A refresh asks each node once.
+     */
+    private static final Duration TOPOLOGY_REFRESH_AFTER_TRIGGER = Duration.ofSeconds(1);
 
     private RedisConnections() {
     }
@@ -39,6 +46,7 @@ final class RedisConnections {
             ClusterClientOptions.Builder options = ClusterClientOptions.builder().socketOptions(socket)
                     .timeoutOptions(timeouts).disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder().enableAllAdaptiveRefreshTriggers()
+                            .adaptiveRefreshTriggersTimeout(TOPOLOGY_REFRESH_AFTER_TRIGGER)
                             .enablePeriodicRefresh(TOPOLOGY_REFRESH).build());
             if (ssl != null) {
                 options.sslOptions(ssl);
