@@ -30,4 +30,4 @@ SELECT order_id FROM reservation WHERE state IN ('RESERVED', 'CONFIRMED');
 -- Fresh statistics after a bulk load, as a production database has: without them the planner
 -- may keep plans made for empty tables while a run fills them.
 -- name: analyze
-ANALYZE;
+ANALYZE sku, stock_bucket, stock_event;

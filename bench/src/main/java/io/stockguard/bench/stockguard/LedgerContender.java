@@ -101,10 +101,12 @@ public class LedgerContender implements Contender {
             database = databases.get();
             migrate();
             bulkLoad(catalogue);
+            analyze();
             start();
         } else {
             reset();
             bulkLoad(catalogue);
+            analyze();
         }
         prepare(catalogue);
     }
@@ -194,6 +196,18 @@ public class LedgerContender implements Contender {
         org.flywaydb.core.Flyway.configure()
                 .dataSource(database.jdbcUrl(), database.username(), database.password())
                 .locations("classpath:db/migration/" + dialect().folder()).load().migrate();
+    }
+
+    /**
+     * Refreshes the planner's statistics after the load, as a catalogue import does in production.
+     * Without it every run met tables the planner last saw empty (truncated by the reset), and a
+     * run's speed depended on whether autovacuum analysed them before or during it: the same code
+     * measured 1,500 and 6,300 attempts/s on the 100,000-SKU catalogue in consecutive rounds.
+     */
+    private void analyze() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(SqlStatements.load("stockguard", dialect()).get("analyze"));
+        }
     }
 
     /** Writes the catalogue in batches. */
