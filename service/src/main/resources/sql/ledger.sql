@@ -140,13 +140,19 @@ SELECT bucket, applied_epoch, applied_seq FROM stock_bucket WHERE sku_id = ? ORD
 -- name: existingOrders
 SELECT order_id FROM reservation WHERE order_id IN (:orderIds);
 
--- What the SKUs hold right now, without locking: lets a batch of a sold-out SKU refuse its
--- requests in a read-only transaction (no row lock, no WAL, no commit flush).
--- name: availableOfSkus
-SELECT sku_id, SUM(available) AS available, MIN(mode) AS mode
+-- What the SKUs hold as last committed, and which of the orders are stored, read together without
+-- locking and outside any transaction. One statement reads one snapshot: an order it finds absent
+-- was absent when its SKU read empty, so refusing it is what a reader at that moment would answer.
+-- Lets a batch refuse the requests of a sold-out SKU in one round trip: no row lock, no commit.
+-- name: soldOutSnapshot
+SELECT 'SKU' AS kind, sku_id AS id, SUM(available) AS available, MIN(mode) AS mode
 FROM stock_bucket
 WHERE sku_id IN (:skuIds)
-GROUP BY sku_id;
+GROUP BY sku_id
+UNION ALL
+SELECT 'ORDER' AS kind, order_id AS id, NULL AS available, NULL AS mode
+FROM reservation
+WHERE order_id IN (:orderIds);
 
 -- Every bucket of every SKU in the batch, locked in (SKU, bucket) order: the same total order in
 -- which every other transaction locks buckets, so batches and single operations cannot deadlock.

@@ -14,11 +14,13 @@ import io.stockguard.stock.StockLine;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -90,19 +92,68 @@ final class BatchReservations {
 
     /** @param commands single-line reservations; the results are in the same order */
     List<Result> reserve(List<ReserveCommand> commands) {
+        Result[] refused = new Result[commands.size()];
         try {
-            return transactions.execute(status -> inTransaction(commands));
+            refuseSoldOut(commands, refused);
+        } catch (DataAccessException e) {
+            // Decided by the transaction instead, which meets the same failure and says so.
+            log.debug("sold-out check of a batch of {} failed", commands.size(), e);
+        }
+        if (Arrays.stream(refused).allMatch(Objects::nonNull)) {
+            return List.of(refused);
+        }
+        try {
+            return transactions.execute(status -> inTransaction(commands, refused));
         } catch (DataAccessException | TransactionException e) {
             log.debug("batch of {} failed; serving its requests one by one", commands.size(), e);
-            return commands.stream().map(command -> (Result) Alone.INSTANCE).toList();
+            // A refusal from the snapshot stands: it wrote nothing, and the batch's failure changes no stock it read.
+            return Arrays.stream(refused).map(result -> result == null ? (Result) Alone.INSTANCE : result).toList();
         }
     }
 
-    private List<Result> inTransaction(List<ReserveCommand> commands) {
+    /**
+     * For SKUs hinted sold out, before any transaction: one statement reads their committed stock
+     * and which of the batch's orders are stored, and the requests of a SKU still without enough
+     * stock (or frozen) are refused, when their order is not stored. Such a refusal is what a reader
+     * of the committed state at that moment would answer, the same as the single path's. A flash
+     * sale's late buyers, most of its requests, then cost one read each batch, not a transaction.
+     *
+     * @param refused filled in for the requests refused here; the others are left null
+     */
+    private void refuseSoldOut(List<ReserveCommand> commands, Result[] refused) {
+        Set<SkuId> hinted = new TreeSet<>();
+        Set<OrderId> orders = new HashSet<>();
+        for (ReserveCommand command : commands) {
+            SkuId sku = command.lines().getFirst().skuId();
+            if (soldOut.contains(sku)) {
+                hinted.add(sku);
+                orders.add(command.orderId());
+            }
+        }
+        if (hinted.isEmpty()) {
+            return;
+        }
+        BucketRows.SoldOutSnapshot snapshot = buckets.soldOutSnapshot(hinted, orders);
+        for (int i = 0; i < commands.size(); i++) {
+            ReserveCommand command = commands.get(i);
+            StockLine line = command.lines().getFirst();
+            BucketRows.Snapshot stock = snapshot.skus().get(line.skuId());
+            if (stock == null || !hinted.contains(line.skuId()) || snapshot.stored().contains(command.orderId())) {
+                continue;
+            }
+            if (!stock.mode().sells()) {
+                refused[i] = new Decided(new Refusal.SkuFrozen(line.skuId()));
+            } else if (stock.available() < line.qty()) {
+                refused[i] = new Decided(new Refusal.InsufficientStock(line.skuId(), line.qty(), stock.available()));
+            }
+        }
+    }
+
+    /** @param refused the requests already refused from the snapshot (the others null); not changed */
+    private List<Result> inTransaction(List<ReserveCommand> commands, Result[] refused) {
         Instant now = clock.instant();
-        Result[] results = new Result[commands.size()];
+        Result[] results = refused.clone();
         List<Integer> candidates = candidates(commands, results);
-        refuseFromSnapshot(commands, candidates, results);
         Map<SkuId, BucketSet> sets = lock(commands, candidates, results);
         Map<SkuId, Integer> limits = new HashMap<>();
         Map<OrderId, List<ReservedLine>> lines = new LinkedHashMap<>();
@@ -134,7 +185,7 @@ final class BatchReservations {
             }
         }
         rememberSoldOut(sets);
-        replayRefusedOrdersStoredMeanwhile(commands, results);
+        replayRefusedOrdersStoredMeanwhile(commands, refused, results);
         if (!headers.isEmpty()) {
             List<StockEvent> events = new ArrayList<>();
             List<BucketRows.NetChange> changes = new ArrayList<>();
@@ -151,13 +202,16 @@ final class BatchReservations {
     }
 
     /**
-     * The requests this batch decides: not a second request of an order already in the batch,
-     * and not an order already stored (those replay alone).
+     * The requests this batch decides: not one already refused, not a second request of an order
+     * already in the batch, and not an order already stored (those replay alone).
      */
     private List<Integer> candidates(List<ReserveCommand> commands, Result[] results) {
         Set<OrderId> seen = new HashSet<>();
         List<Integer> candidates = new ArrayList<>();
         for (int i = 0; i < commands.size(); i++) {
+            if (results[i] != null) {
+                continue;
+            }
             if (seen.add(commands.get(i).orderId())) {
                 candidates.add(i);
             } else {
@@ -176,38 +230,6 @@ final class BatchReservations {
     }
 
     /**
-     * For SKUs hinted sold out: reads their committed stock without locking and refuses the
-     * requests it cannot serve (or all of them, when frozen). Such a refusal is what a reader of
-     * the committed stock at that moment would answer, the same as the single path's.
-     */
-    private void refuseFromSnapshot(List<ReserveCommand> commands, List<Integer> candidates, Result[] results) {
-        Set<SkuId> hinted = new TreeSet<>();
-        for (int i : candidates) {
-            SkuId sku = commands.get(i).lines().getFirst().skuId();
-            if (soldOut.contains(sku)) {
-                hinted.add(sku);
-            }
-        }
-        if (hinted.isEmpty()) {
-            return;
-        }
-        Map<SkuId, BucketRows.Snapshot> snapshots = buckets.snapshot(hinted);
-        for (int i : candidates) {
-            StockLine line = commands.get(i).lines().getFirst();
-            BucketRows.Snapshot snapshot = snapshots.get(line.skuId());
-            if (snapshot == null || !hinted.contains(line.skuId())) {
-                continue;
-            }
-            if (!snapshot.mode().sells()) {
-                results[i] = new Decided(new Refusal.SkuFrozen(line.skuId()));
-            } else if (snapshot.available() < line.qty()) {
-                results[i] = new Decided(new Refusal.InsufficientStock(line.skuId(), line.qty(), snapshot.available()));
-            }
-        }
-        candidates.removeIf(i -> results[i] != null);
-    }
-
-    /**
      * A refusal is only for an order that is not stored. The check in {@link #candidates} ran before
      * the stock was read: a batch that held the same order (the client's earlier attempt, whose answer
      * it gave up on while the database was paused) can commit in between, take the last units, and
@@ -215,20 +237,19 @@ final class BatchReservations {
      * the chaos suite, seed 73, a PostgreSQL pause). Read committed: this query sees that commit,
      * since the stock read that saw its effect came before it. Such orders replay alone instead.
      */
-    private void replayRefusedOrdersStoredMeanwhile(List<ReserveCommand> commands, Result[] results) {
-        List<OrderId> refused = new ArrayList<>();
+    private void replayRefusedOrdersStoredMeanwhile(List<ReserveCommand> commands, Result[] early, Result[] results) {
+        List<Integer> refused = new ArrayList<>();
         for (int i = 0; i < results.length; i++) {
-            if (results[i] instanceof Decided decided && decided.outcome() instanceof Refusal) {
-                refused.add(commands.get(i).orderId());
+            if (early[i] == null && results[i] instanceof Decided decided && decided.outcome() instanceof Refusal) {
+                refused.add(i);
             }
         }
         if (refused.isEmpty()) {
             return;
         }
-        Set<OrderId> stored = reservations.existing(refused);
-        for (int i = 0; i < results.length; i++) {
-            if (results[i] instanceof Decided decided && decided.outcome() instanceof Refusal
-                    && stored.contains(commands.get(i).orderId())) {
+        Set<OrderId> stored = reservations.existing(refused.stream().map(i -> commands.get(i).orderId()).toList());
+        for (int i : refused) {
+            if (stored.contains(commands.get(i).orderId())) {
                 results[i] = Alone.INSTANCE;
             }
         }

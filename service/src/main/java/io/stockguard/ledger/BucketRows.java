@@ -5,12 +5,15 @@ import io.stockguard.journal.StockEvents;
 import io.stockguard.platform.QueryPipeline;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.reservation.BucketView;
+import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -113,15 +116,33 @@ final class BucketRows {
     record Snapshot(long available, SkuMode mode) {
     }
 
-    /** The committed available stock and mode of each SKU, without locking; unknown SKUs are absent. */
-    Map<SkuId, Snapshot> snapshot(Collection<SkuId> skuIds) {
+    /**
+     * The SKUs' committed stock and which of the orders were stored, as one statement saw them.
+     *
+     * @param skus   each known SKU's stock; unknown SKUs are absent
+     * @param stored the orders that were stored
+     */
+    record SoldOutSnapshot(Map<SkuId, Snapshot> skus, Set<OrderId> stored) {
+    }
+
+    /**
+     * Reads the SKUs' stock and the orders' presence in one statement, without locking; run outside a
+     * transaction, it is one round trip.
+     */
+    SoldOutSnapshot soldOutSnapshot(Collection<SkuId> skuIds, Collection<OrderId> orderIds) {
         Map<SkuId, Snapshot> snapshots = new TreeMap<>();
-        List<String> ids = skuIds.stream().map(SkuId::value).toList();
-        named.query(sql.get("availableOfSkus"), Map.of("skuIds", ids), (java.sql.ResultSet rs) -> {
-            snapshots.put(SkuId.of(rs.getString("sku_id")),
-                    new Snapshot(rs.getLong("available"), SkuMode.valueOf(rs.getString("mode"))));
+        Set<OrderId> stored = new HashSet<>();
+        Map<String, Object> parameters = Map.of("skuIds", skuIds.stream().map(SkuId::value).toList(),
+                "orderIds", orderIds.stream().map(OrderId::value).toList());
+        named.query(sql.get("soldOutSnapshot"), parameters, (java.sql.ResultSet rs) -> {
+            if ("SKU".equals(rs.getString("kind"))) {
+                snapshots.put(SkuId.of(rs.getString("id")),
+                        new Snapshot(rs.getLong("available"), SkuMode.valueOf(rs.getString("mode"))));
+            } else {
+                stored.add(OrderId.of(rs.getString("id")));
+            }
         });
-        return snapshots;
+        return new SoldOutSnapshot(snapshots, stored);
     }
 
     /** Locks every bucket of the given SKUs in (SKU, bucket) order; SKUs without buckets are absent. */
