@@ -131,10 +131,9 @@ final class HandOver extends PeriodicWork {
             // Redis failed its last load a moment ago: the database sells it until the next try.
             return known;
         }
+        Optional<Ownership> after;
         try {
-            Optional<Ownership> after = load(sku, reloadAfter);
-            mine.claim().loaded();
-            return after;
+            after = load(sku, reloadAfter);
         } catch (RuntimeException | Error e) {
             // Released on every way out: a claim left held would keep this instance from ever
             // loading the SKU again.
@@ -143,6 +142,8 @@ final class HandOver extends PeriodicWork {
                     + "is tried in {} ms at the earliest", sku, e.getMessage(), pause.toMillis());
             throw e;
         }
+        mine.claim().loaded();
+        return after;
     }
 
     /** Loads the SKU under its row's lock (see {@link #ensureHot(SkuId)}); returns its ownership after. */

@@ -56,7 +56,6 @@ final class LoadAttempts {
         }
     }
 
-
     /**
      * @param done completed when the load under way ends; null when none is
      * @param failures failed loads in a row; {@code retryAt} nano time of the next try

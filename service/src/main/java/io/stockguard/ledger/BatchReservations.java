@@ -68,7 +68,8 @@ final class BatchReservations {
     private final TransactionTemplate transactions;
     /**
      * SKUs the last batch left without stock. A batch of such a SKU first reads its stock without
-     * locking: when it is still empty, the requests are refused in a read-only transaction. Row
+     * locking and outside any transaction ({@link #refuseSoldOut}): when it is still empty, the
+     * requests are refused from that read. Row
      * locks in PostgreSQL are written to the rows and make the commit wait for a WAL flush, so a
      * flash sale's flood of late buyers would otherwise cost a disk write per batch. A stale hint
      * costs one read; a refusal is never based on the hint itself.
@@ -138,7 +139,8 @@ final class BatchReservations {
             ReserveCommand command = commands.get(i);
             StockLine line = command.lines().getFirst();
             BucketRows.Snapshot stock = snapshot.skus().get(line.skuId());
-            if (stock == null || !hinted.contains(line.skuId()) || snapshot.stored().contains(command.orderId())) {
+            // Only hinted SKUs were read: the others have no stock here.
+            if (stock == null || snapshot.stored().contains(command.orderId())) {
                 continue;
             }
             if (!stock.mode().sells()) {
