@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The database tier refuses a SKU it last saw sold out from one read of the committed state, before
  * any transaction. That read must never refuse what a transaction would serve: an order already
  * stored replays, a SKU restocked since sells again, a frozen SKU says frozen, and the books stay
- * exactly what the answers said (I1, I5).
+ * exactly what the answers said (I1, I3, I6, I8).
  */
 class SoldOutRefusalIT {
 
