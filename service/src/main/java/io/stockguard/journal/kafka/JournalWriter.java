@@ -1,5 +1,7 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.Failures;
+import io.stockguard.journal.EventCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;

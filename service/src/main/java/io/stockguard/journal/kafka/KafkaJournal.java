@@ -1,5 +1,6 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.EventCodec;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

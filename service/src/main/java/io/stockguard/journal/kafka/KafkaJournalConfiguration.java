@@ -1,5 +1,7 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.EventDeadLetterReplay;
+import io.stockguard.journal.EventCodec;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -154,7 +156,7 @@ class KafkaJournalConfiguration {
     @Bean
     DeadLetterReplay deadLetterReplay(DeadLetters deadLetters, EventApplier applier, AuditLog audit,
             TransactionTemplate transactions, Clock clock) {
-        return new KafkaDeadLetterReplay(deadLetters, applier, new EventCodec(), audit, transactions, clock);
+        return new EventDeadLetterReplay(deadLetters, applier, new EventCodec(), audit, transactions, clock);
     }
 
     @Bean

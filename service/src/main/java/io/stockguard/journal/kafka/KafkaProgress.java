@@ -1,5 +1,6 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.BacklogThrottle;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.journal.JournalBacklogChanged;

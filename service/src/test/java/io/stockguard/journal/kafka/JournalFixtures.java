@@ -1,5 +1,6 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.EventCodec;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockOp;
 import io.stockguard.stock.OrderId;

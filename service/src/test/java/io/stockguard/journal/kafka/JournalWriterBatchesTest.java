@@ -1,5 +1,7 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.Failures;
+import io.stockguard.journal.EventCodec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,6 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.EventCodec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

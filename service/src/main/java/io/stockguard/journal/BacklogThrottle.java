@@ -1,16 +1,16 @@
-package io.stockguard.journal.kafka;
+package io.stockguard.journal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The full tier's declared degradation: while the journal's backlog is over its threshold, this
+ * The Redis tiers' declared degradation: while the journal's backlog is over its threshold, this
  * instance admits at most {@code perSecond} new reservations a second (a token bucket holding one
  * second's worth) and refuses the rest with "throttled, retry after a second", so the database
  * writer can catch up instead of falling further behind. Settlements are never throttled: they
  * return stock.
  */
-final class BacklogThrottle {
+public final class BacklogThrottle {
 
     private final java.util.function.BooleanSupplier backlogged;
     private final double perSecond;
@@ -18,7 +18,7 @@ final class BacklogThrottle {
     private double tokens;
     private long refilledAt = System.nanoTime();
 
-    BacklogThrottle(java.util.function.BooleanSupplier backlogged, int perSecond, MeterRegistry meters) {
+    public BacklogThrottle(java.util.function.BooleanSupplier backlogged, int perSecond, MeterRegistry meters) {
         this.backlogged = backlogged;
         this.perSecond = perSecond;
         this.tokens = perSecond;
@@ -28,7 +28,7 @@ final class BacklogThrottle {
     }
 
     /** True when a new reservation may go ahead now. */
-    boolean admit() {
+    public boolean admit() {
         if (!backlogged.getAsBoolean()) {
             return true;
         }

@@ -1,12 +1,6 @@
-package io.stockguard.journal.kafka;
+package io.stockguard.journal;
 
 import io.stockguard.audit.AuditLog;
-import io.stockguard.journal.DeadLetter;
-import io.stockguard.journal.DeadLetterReplay;
-import io.stockguard.journal.DeadLetters;
-import io.stockguard.journal.EventApplier;
-import io.stockguard.journal.EventOutcome;
-import io.stockguard.journal.StockEvent;
 import io.stockguard.platform.Caller;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,7 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * any journaled event (so applying it twice is impossible: a known event id is a duplicate), the
  * dead letter is marked replayed, and the action is audited with the reason.
  */
-final class KafkaDeadLetterReplay implements DeadLetterReplay {
+public final class EventDeadLetterReplay implements DeadLetterReplay {
 
     private final DeadLetters letters;
     private final EventApplier applier;
@@ -29,7 +23,7 @@ final class KafkaDeadLetterReplay implements DeadLetterReplay {
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    KafkaDeadLetterReplay(DeadLetters letters, EventApplier applier, EventCodec codec, AuditLog audit,
+    public EventDeadLetterReplay(DeadLetters letters, EventApplier applier, EventCodec codec, AuditLog audit,
             TransactionTemplate transactions, Clock clock) {
         this.letters = letters;
         this.applier = applier;

@@ -1,4 +1,4 @@
-package io.stockguard.journal.kafka;
+package io.stockguard.journal;
 
 import java.net.ConnectException;
 import java.sql.SQLRecoverableException;
@@ -23,18 +23,18 @@ import org.springframework.transaction.TransactionSystemException;
  * same way again and again is set aside (with an alert) and the partition, and every hand-over
  * waiting on it, moves on.
  */
-final class Failures {
+public final class Failures {
 
     /** How an attempt failed. */
-    enum Kind { UNAVAILABLE, CONFLICT, ERROR }
+    public enum Kind { UNAVAILABLE, CONFLICT, ERROR }
 
     /** Conflicts allowed for each error allowed before a batch is set aside (a race rarely repeats twice). */
-    static final int CONFLICTS_PER_ERROR = 3;
+    public static final int CONFLICTS_PER_ERROR = 3;
 
     private Failures() {
     }
 
-    static Kind kind(Throwable failure) {
+    public static Kind kind(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof DataAccessResourceFailureException || t instanceof CannotCreateTransactionException
                     || t instanceof TransactionSystemException || t instanceof QueryTimeoutException
@@ -62,7 +62,7 @@ final class Failures {
     }
 
     /** The failure in one line: its type and message, and those of its root cause. */
-    static String summary(Throwable failure) {
+    public static String summary(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
