@@ -28,3 +28,30 @@ SELECT bucket, SUM(delta_available) AS available, SUM(delta_reserved) AS reserve
 FROM stock_event
 WHERE sku_id = ?
 GROUP BY bucket;
+
+-- The appended journal (table journal_entry; see its migration for why numbers are taken under a lock).
+-- Takes the next numbers, and the row's lock until the append commits.
+-- name: takeNumbers
+UPDATE journal_mark SET seq = seq + ? WHERE name = 'appended';
+
+-- name: lastNumber
+SELECT seq FROM journal_mark WHERE name = 'appended';
+
+-- name: appendEntry
+INSERT INTO journal_entry (seq, events) VALUES (?, ?);
+
+-- Taken by one applier at a time; another finds it taken and leaves the entries to it.
+-- name: claimApplying
+SELECT seq FROM journal_mark WHERE name = 'applied' FOR UPDATE SKIP LOCKED;
+
+-- name: entriesAfter
+SELECT seq, events FROM journal_entry WHERE seq > ? ORDER BY seq LIMIT ?;
+
+-- name: markApplied
+UPDATE journal_mark SET seq = ? WHERE name = 'applied';
+
+-- name: deleteApplied
+DELETE FROM journal_entry WHERE seq <= ?;
+
+-- name: marks
+SELECT name, seq FROM journal_mark;

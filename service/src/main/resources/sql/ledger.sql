@@ -280,6 +280,16 @@ SELECT owner, hot_epoch, owner_since, owner_seq FROM sku WHERE sku_id = ?;
 -- name: lockOwnership
 SELECT owner, hot_epoch, owner_since FROM sku WHERE sku_id = ? FOR UPDATE;
 
+-- Who sells each SKU, for the appended journal's fence: read after the append took its entry
+-- numbers, so a take-over that committed before is seen (see lockJournalAppends).
+-- name: ownerships
+SELECT sku_id, owner, hot_epoch, owner_since FROM sku WHERE sku_id IN (:skuIds);
+
+-- A take-over waits for the append under way, and the appends after it see the take-over: the
+-- journal's appenders take entry numbers under this row's lock, then read who sells (journal.sql).
+-- name: lockJournalAppends
+SELECT seq FROM journal_mark WHERE name = 'appended' FOR UPDATE;
+
 -- name: setOwnership
 UPDATE sku SET owner = ?, hot_epoch = ?, owner_since = ?, owner_seq = ? WHERE sku_id = ?;
 

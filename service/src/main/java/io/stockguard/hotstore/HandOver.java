@@ -55,7 +55,7 @@ final class HandOver extends PeriodicWork {
 
     /**
      * @param delay how long after a take-over an instance may still sell from the hot store on what
-     *     it last knew: zero with the synchronous journal (the database refuses such a sale itself)
+     *     it last knew: zero when the journal fences at append (it refuses such a sale itself)
      */
     HandOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress journal, Duration delay,
             Duration journalWaitMax, Duration reloadAfter, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
@@ -180,7 +180,8 @@ final class HandOver extends PeriodicWork {
 
     /**
      * Takes the SKU from the hot store of {@code epoch} (HOT to DRAINING), if that one still owns it;
-     * with the synchronous journal the drain is finished at once. Returns the ownership after.
+     * when the journal fences at append the drain is finished as soon as the journal is applied.
+     * Returns the ownership after.
      */
     Optional<Ownership> takeOver(SkuId sku, long epoch, String why) {
         Ownership.Step step = store.takeOver(sku, epoch, clock.instant());

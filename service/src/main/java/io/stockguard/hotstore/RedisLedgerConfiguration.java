@@ -81,12 +81,14 @@ class RedisLedgerConfiguration {
     }
 
     /**
-     * With Kafka, after a load that follows a loss of Redis's data, or the database's ownership of
+     * After a load that follows a loss of Redis's data, or the database's ownership of
      * the SKU (whose confirmed and cancelled orders never were in Redis), reservations of orders the
      * hot store does not know are looked up in the database for this long: longer than an order
      * service keeps retrying, and than a hold lasts by default. Each such reservation costs one read
-     * of the database by key meanwhile. The synchronous journal's database refuses such a sale by
-     * itself, so the standard tier never asks.
+     * of the database by key meanwhile. Both Redis tiers' journals are applied behind the answer,
+     * so the database cannot refuse such a sale before it is acknowledged. (The standard tier's
+     * append also applies at once a reservation of an order the database has; this look-up
+     * answers it without a sale in the hot store first.)
      */
     static final Duration REPLAY_CHECK_AFTER_LOSS = Duration.ofMinutes(15);
 
@@ -120,15 +122,16 @@ class RedisLedgerConfiguration {
     }
 
     /**
-     * With the synchronous journal a hand-over is immediate: the database refuses a late sale of
-     * the hot store being stopped before it is acknowledged. With Kafka the hot store's sales are
-     * acknowledged before the database sees them, so the hand-over waits the delay (the longest an
-     * instance may go on selling on what it last knew) and the journal's catch-up.
+     * With the standard tier's journal a hand-over waits only for the journal's catch-up: the
+     * journal refuses a late sale of the hot store being stopped before it is acknowledged. With
+     * Kafka the hot store's sales are acknowledged before anything checks who sells, so the
+     * hand-over also waits the delay (the longest an instance may go on selling on what it last knew).
      */
     @Bean
     HandOver handOver(OwnershipStore store, OwnershipView view, HotStockLoader loader, JournalProgress progress,
             RedisProperties properties, Clock clock, MeterRegistry meters, TaskScheduler scheduler) {
-        return new HandOver(store, view, loader, progress, progress.behind() ? properties.takeover().delay() : Duration.ZERO,
+        return new HandOver(store, view, loader, progress,
+                progress.fencesAtAppend() ? Duration.ZERO : properties.takeover().delay(),
                 properties.takeover().waitMax(), properties.takeover().reloadAfter(), clock, meters, scheduler);
     }
 

@@ -41,8 +41,7 @@ import org.springframework.context.ApplicationEventPublisher;
  * {@link Ownership}): the hot store at the epoch that owns them, or the database ledger. A SKU the
  * database owns is loaded into the hot store on first use while Redis is usable; a SKU whose hot
  * store failed, lost it or was found wrong is taken over, and served by the database once the
- * hand-over is complete (at once with the synchronous journal, after the hand-over delay and the
- * journal's catch-up with Kafka). Meanwhile the answer is "unavailable, retry": never a sale by two
+ * hand-over is complete (after the journal's catch-up; with Kafka, also after the hand-over delay). Meanwhile the answer is "unavailable, retry": never a sale by two
  * owners at once.
  */
 final class RedisStockLedger implements StockLedger {
@@ -66,7 +65,7 @@ final class RedisStockLedger implements StockLedger {
     private final RedisGateway redis;
     private final MeterRegistry meters;
     private final Clock clock;
-    /** The journal applies changes to the database after they are acknowledged (Kafka). */
+    /** The journal applies changes to the database after they are acknowledged (both Redis tiers). */
     private final boolean journalBehind;
     private final JournalProgress journal;
     private final StoredViews storedViews;
@@ -283,8 +282,8 @@ final class RedisStockLedger implements StockLedger {
     }
 
     /**
-     * The hot store's record when it owns the order's SKUs and the journal is Kafka (the database
-     * learns of changes later); the database's otherwise (it is complete and current).
+     * The hot store's record when it owns the order's SKUs and the journal is applied behind (the
+     * database learns of changes later); the database's otherwise (it is complete and current).
      */
     @Override
     public Optional<ReservationView> reservation(OrderId orderId) {

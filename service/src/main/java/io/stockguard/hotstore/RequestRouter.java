@@ -22,7 +22,7 @@ final class RequestRouter {
     private final OwnershipView view;
     private final HandOver handOver;
     private final ReplicaAcknowledgement replicas;
-    /** The journal applies changes to the database after they are acknowledged (Kafka). */
+    /** The journal applies changes to the database after they are acknowledged (both Redis tiers). */
     private final boolean journalBehind;
 
     RequestRouter(RedisGateway redis, OwnershipView view, HandOver handOver, ReplicaAcknowledgement replicas,
@@ -55,7 +55,7 @@ final class RequestRouter {
             if (redisUp) {
                 return new Route.Hot(Map.of());
             }
-            // With Kafka the database cannot keep it alone: the hot store, back, would not see it and
+            // With a journal applied behind the database cannot keep it alone: the hot store, back, would not see it and
             // sell the order (I7), and the database, learning of that sale later, would apply it onto
             // its tombstone. Nor does it know every order the hot store acknowledged. The synchronous
             // journal refuses such a sale itself, so there the database may answer.

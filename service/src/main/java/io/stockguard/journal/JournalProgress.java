@@ -4,10 +4,10 @@ import io.stockguard.stock.SkuId;
 import java.time.Duration;
 
 /**
- * How far the database is behind the journal. With the synchronous journal it never is; with
- * Kafka it is by the consumer lag, which the full tier watches: a large backlog throttles new
- * reservations, and the database path may sell a SKU only after everything journaled for it
- * has been applied.
+ * How far the database is behind the journal. With the synchronous journal it never is; with the
+ * appended journal (the standard tier) it is by the entries not yet applied, with Kafka by the
+ * consumer lag: a large backlog throttles new reservations, and the database path may sell a SKU
+ * only after everything journaled for it has been applied.
  */
 public interface JournalProgress {
 
@@ -16,6 +16,16 @@ public interface JournalProgress {
      * database then learns of changes later, and a hand-over of the hot store must wait for them.
      */
     boolean behind();
+
+    /**
+     * True when the journal itself refuses, before it is acknowledged, a change of a hot store that
+     * no longer owns its SKU (the synchronous journal's database, the appended journal's fence): a
+     * hand-over then needs no delay. False for Kafka, which takes whatever it is sent: a hand-over
+     * waits until no instance can still be selling on what it last knew.
+     */
+    default boolean fencesAtAppend() {
+        return !behind();
+    }
 
     /** True while the backlog is over its threshold: new reservations are throttled. */
     boolean backlogged();

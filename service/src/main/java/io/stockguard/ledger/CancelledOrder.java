@@ -21,7 +21,7 @@ final class CancelledOrder {
     /**
      * @param header the order's row, or null
      * @param waitingOfOrder the order's settlements waiting for their reserve, by SKU
-     * @param strict the synchronous journal, whose caller hears the outcome
+     * @param strict a change not yet acknowledged, whose caller hears the outcome
      */
     static Verdict judge(StockEvent reserve, ReservationRows.Header header,
             Map<SkuId, List<StockEvent>> waitingOfOrder, boolean strict, Attempt attempt) {

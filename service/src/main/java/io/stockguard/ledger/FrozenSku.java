@@ -14,7 +14,7 @@ final class FrozenSku {
     private FrozenSku() {
     }
 
-    /** @param strict the synchronous journal, whose caller hears the outcome */
+    /** @param strict a change not yet acknowledged, whose caller hears the outcome */
     static Verdict judge(StockEvent reserve, BucketSet set, boolean strict, Attempt attempt) {
         if (strict && attempt == Attempt.FIRST && !set.sells()) {
             return new Verdict.Answer(new EventOutcome.Rejected(EventOutcome.Reason.SKU_FROZEN,

@@ -1,14 +1,12 @@
 package io.stockguard.ledger;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 import io.stockguard.audit.AuditLog;
 import io.stockguard.guard.SkuModeStore;
-import io.stockguard.journal.DurableJournal;
+import io.stockguard.journal.AppendFence;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.Journal;
 import io.stockguard.journal.JournalProgress;
-import io.stockguard.journal.SynchronousJournal;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.TierProperties;
 import io.stockguard.platform.SqlStatements;
@@ -19,7 +17,7 @@ import io.stockguard.reservation.ReservationProperties;
 import io.stockguard.reservation.SkuCatalogue;
 import io.stockguard.reservation.StockLedger;
 import java.time.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -94,8 +92,8 @@ class JdbcLedgerConfiguration {
     }
 
     /**
-     * Applies the hot store's events. With Kafka the events arrive already acknowledged: those of
-     * a hot store being drained are applied too (the hand-over waits for them).
+     * Applies the hot store's events. Journaled behind the answer, they arrive already acknowledged:
+     * those of a hot store being drained are applied too (the hand-over waits for them).
      */
     @Bean
     EventApplier journalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
@@ -119,18 +117,21 @@ class JdbcLedgerConfiguration {
                 new ReservationRows(jdbc, ledgerStatements, dialect), transactions, journal);
     }
 
-    /** The synchronous journal is never behind the database. */
+    /**
+     * The embedded tier has no hot store, so nothing is journaled ahead of the database: its
+     * ledger writes the journal in the transaction that changes the stock.
+     */
     @Bean
-    @ConditionalOnProperty(name = "stockguard.journal", havingValue = "database", matchIfMissing = true)
+    @ConditionalOnExpression("'${stockguard.journal:database}' == 'database' "
+            + "and '${stockguard.ledger:database}' != 'redis'")
     JournalProgress immediateJournalProgress() {
         return JournalProgress.IMMEDIATE;
     }
 
-    /** The standard tier's journal: the database itself, group-committed. The full tier replaces it. */
+    /** Who may still append to the standard tier's journal: the hot store that sells the SKU. */
     @Bean
-    @ConditionalOnProperty(name = "stockguard.journal", havingValue = "database", matchIfMissing = true)
-    DurableJournal synchronousJournal(EventApplier journalApplier, ReservationProperties properties,
-            ObservationRegistry observations) {
-        return new SynchronousJournal(journalApplier, 2_000, properties.coalescing().waitMax(), observations);
+    AppendFence appendFence(JdbcTemplate jdbc, SqlStatements ledgerStatements, SqlDialect dialect) {
+        return new JdbcAppendFence(ledgerStatements, dialect,
+                new AppliedRows(jdbc, ledgerStatements, dialect, new ReservationRows(jdbc, ledgerStatements, dialect)));
     }
 }

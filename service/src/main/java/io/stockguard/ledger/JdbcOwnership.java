@@ -101,6 +101,9 @@ final class JdbcOwnership implements OwnershipStore {
             }
             Ownership.Step step = found.takeOver(now);
             if (step instanceof Ownership.Moved moved) {
+                // The appended journal's fence: an append under way commits first, and every append
+                // after this commit reads the SKU as taken over and refuses the hot store's change.
+                jdbc.queryForObject(sql.get("lockJournalAppends"), Long.class);
                 write(sku, moved.to(), nextSeq());
             }
             return step;

@@ -34,8 +34,8 @@ final class JournalApplier implements EventApplier {
     private final boolean journalBehind;
 
     /**
-     * @param journalBehind the journal is applied after it is acknowledged (Kafka): a change of the
-     *     hot store being drained may have been acknowledged and is applied (see
+     * @param journalBehind the journal is applied after it is acknowledged (both Redis tiers): a
+     *     change of the hot store being drained may have been acknowledged and is applied (see
      *     {@link io.stockguard.reservation.Ownership#acceptsHotChange})
      */
     JournalApplier(TransactionTemplate transactions, AppliedRows rows, BucketRows buckets, Journal journal,

@@ -25,7 +25,8 @@ final class OwnerFence {
 
     /**
      * @param owners the ownership of each SKU, read under the SKU's lock
-     * @param journalBehind the journal is applied after it is acknowledged (Kafka)
+     * @param journalBehind the change was acknowledged before it is applied (both Redis tiers'
+     *     journals); false for one not yet acknowledged (the appended journal's fence)
      */
     OwnerFence(Map<SkuId, Ownership> owners, boolean journalBehind) {
         this.owners = owners;

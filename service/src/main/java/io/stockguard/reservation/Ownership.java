@@ -23,9 +23,9 @@ import java.util.Locale;
  *     through the hot store, so the database never changes behind its back.</li>
  * <li>{@link Draining}: the hot store at {@code epoch} must stop. Its changes journaled before the
  *     hand-over settled are applied; nothing sells until the database has them all. With the
- *     synchronous journal that is at once (the database refuses a late sale itself); with Kafka it
- *     is after the hand-over delay (the longest an instance may go on selling on what it last knew)
- *     and the journal's catch-up.</li>
+ *     standard tier's journal that is once the journal is applied (its append refuses a late
+ *     sale); with Kafka it is after the hand-over delay (the longest an instance may go on selling
+ *     on what it last knew) and the journal's catch-up.</li>
  * </ul>
  *
  * A SKU is created DATABASE(0) and is loaded on first use when the hot store is usable: never

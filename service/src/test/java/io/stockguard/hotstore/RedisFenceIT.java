@@ -49,6 +49,7 @@ class RedisFenceIT {
             StockGuardClient.Response served = client.reserve(order, new StockGuardClient.Line(sku, 2));
 
             assertThat(served.status()).as("the sale is made, by the owner").isEqualTo(201);
+            service.awaitJournalApplied(sku);
             assertThat(service.jdbc().queryForObject(
                     "SELECT COUNT(*) FROM anomaly WHERE sku_id = ? AND kind = 'FENCED'", Integer.class, sku))
                     .as("the stale view's sale was refused first").isPositive();

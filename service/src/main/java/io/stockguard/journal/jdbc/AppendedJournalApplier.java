@@ -1,0 +1,259 @@
+package io.stockguard.journal.jdbc;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.stockguard.journal.DeadLetters;
+import io.stockguard.journal.EventApplier;
+import io.stockguard.journal.EventCodec;
+import io.stockguard.journal.EventDeadLettered;
+import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.Failures;
+import io.stockguard.journal.StockEvent;
+import io.stockguard.platform.Backoff;
+import io.stockguard.platform.SqlStatements;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Applies the appended journal to the ledger tables, in entry order, exactly once: each
+ * transaction claims the {@code applied} mark (one applier at a time across instances; another
+ * finds it taken and leaves the entries to it), applies the entries after it with the same
+ * applier the Kafka journal feeds, moves the mark and deletes what it applied, all in one commit.
+ * An entry is never marked applied before the database has it, and never applied twice.
+ *
+ * <p>Woken by this instance's appends, and every {@link #POLL} for other instances'. While the
+ * database is unavailable the same entries are tried again, with backoff, for as long as it takes.
+ * A batch that fails otherwise is tried entry by entry, and an entry that fails alone
+ * {@link #ATTEMPTS_BEFORE_DEAD_LETTER} times is set aside as dead letters (one per event, replayable
+ * from the console), so that one bad entry cannot stop the journal, nor the hand-overs waiting on it.
+ */
+final class AppendedJournalApplier implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(AppendedJournalApplier.class);
+    /** Entries applied in one transaction, at most: each is one request's events. */
+    static final int ENTRIES_PER_BATCH_MAX = 500;
+    /** How often another instance's entries are looked for when this one appended nothing. */
+    static final Duration POLL = Duration.ofMillis(50);
+    static final int ATTEMPTS_BEFORE_DEAD_LETTER = 3;
+    private static final Duration RETRY_BACKOFF_FIRST = Duration.ofMillis(50);
+    private static final Duration RETRY_BACKOFF_MAX = Duration.ofSeconds(2);
+
+    /** What one attempt came to. */
+    private sealed interface Step {
+        /** Another applier holds the mark. */
+        record Busy() implements Step {
+        }
+
+        record Applied(int entries, List<StockEvent> events, List<EventOutcome> outcomes) implements Step {
+        }
+    }
+
+    private final TransactionTemplate transactions;
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+    private final EventApplier applier;
+    private final DeadLetters deadLetters;
+    private final ApplicationEventPublisher publisher;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final EventCodec codec = new EventCodec();
+    private final Timer applyLag;
+    private volatile boolean running;
+    private volatile Thread thread;
+
+    AppendedJournalApplier(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements sql,
+            EventApplier applier, DeadLetters deadLetters, ApplicationEventPublisher publisher, MeterRegistry meters,
+            Clock clock) {
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.sql = sql;
+        this.applier = applier;
+        this.deadLetters = deadLetters;
+        this.publisher = publisher;
+        this.meters = meters;
+        this.clock = clock;
+        this.applyLag = Timer.builder("stockguard.journal.apply.lag")
+                .description("time from a change in the hot store to its application in the database")
+                .publishPercentileHistogram().register(meters);
+    }
+
+    /** Something was appended: apply it now rather than at the next poll. */
+    void wake() {
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        thread = Thread.ofPlatform().name("stockguard-journal-applier").daemon(true).start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+            try {
+                current.join(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        thread = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops before the database beans it uses, starts after them. */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 100;
+    }
+
+    private void run() {
+        while (running) {
+            Step step = applyWithRetries(ENTRIES_PER_BATCH_MAX);
+            if (step == null) {
+                // A batch that keeps failing: its entries one by one, the bad one set aside.
+                step = applyWithRetries(1);
+                if (step == null) {
+                    setAsideNext();
+                    continue;
+                }
+            }
+            if (step instanceof Step.Applied applied && applied.entries() > 0) {
+                measure(applied.events(), applied.outcomes());
+            } else {
+                LockSupport.parkNanos(POLL.toNanos());
+            }
+        }
+    }
+
+    /**
+     * One batch, tried again while the database is unavailable (for as long as it takes, until the
+     * applier stops) and a few times after any other failure. Null when those attempts failed.
+     */
+    private Step applyWithRetries(int entriesMax) {
+        Backoff backoff = new Backoff(RETRY_BACKOFF_FIRST, RETRY_BACKOFF_MAX);
+        int failures = 0;
+        int errors = 0;
+        int conflicts = 0;
+        while (running) {
+            try {
+                return transactions.execute(status -> applyNext(entriesMax));
+            } catch (RuntimeException e) {
+                Failures.Kind kind = Failures.kind(e);
+                Duration wait = backoff.after(++failures);
+                if (kind == Failures.Kind.UNAVAILABLE) {
+                    log.warn("the database is unavailable to the journal applier ({}); retrying in {}",
+                            Failures.summary(e), wait);
+                } else {
+                    int count = kind == Failures.Kind.CONFLICT ? ++conflicts : ++errors;
+                    int max = kind == Failures.Kind.CONFLICT
+                            ? ATTEMPTS_BEFORE_DEAD_LETTER * Failures.CONFLICTS_PER_ERROR : ATTEMPTS_BEFORE_DEAD_LETTER;
+                    log.warn("applying up to {} journal entries failed ({} {} of {}): {}", entriesMax,
+                            kind == Failures.Kind.CONFLICT ? "conflict" : "attempt", count, max, Failures.summary(e));
+                    if (count >= max) {
+                        return null;
+                    }
+                }
+                LockSupport.parkNanos(wait.toNanos());
+            }
+        }
+        return new Step.Busy();
+    }
+
+    private Step applyNext(int entriesMax) {
+        List<Long> claimed = jdbc.queryForList(sql.get("claimApplying"), Long.class);
+        if (claimed.isEmpty()) {
+            return new Step.Busy();
+        }
+        List<Entry> entries = jdbc.query(sql.get("entriesAfter"), (rs, i) -> new Entry(rs.getLong("seq"),
+                rs.getBytes("events")), claimed.getFirst(), entriesMax);
+        if (entries.isEmpty()) {
+            return new Step.Applied(0, List.of(), List.of());
+        }
+        List<StockEvent> events = new ArrayList<>();
+        for (Entry entry : entries) {
+            events.addAll(codec.decodeAll(entry.events()));
+        }
+        List<EventOutcome> outcomes = applier.apply(events, false);
+        long last = entries.getLast().seq();
+        jdbc.update(sql.get("markApplied"), last);
+        jdbc.update(sql.get("deleteApplied"), last);
+        return new Step.Applied(entries.size(), events, outcomes);
+    }
+
+    /** The next entry failed alone every time: its events become dead letters, and the journal moves on. */
+    private void setAsideNext() {
+        try {
+            transactions.executeWithoutResult(status -> {
+                List<Long> claimed = jdbc.queryForList(sql.get("claimApplying"), Long.class);
+                if (claimed.isEmpty()) {
+                    return;
+                }
+                List<Entry> next = jdbc.query(sql.get("entriesAfter"), (rs, i) -> new Entry(rs.getLong("seq"),
+                        rs.getBytes("events")), claimed.getFirst(), 1);
+                if (next.isEmpty()) {
+                    return;
+                }
+                Entry entry = next.getFirst();
+                String source = "journal_entry@" + entry.seq();
+                String error = "failed " + ATTEMPTS_BEFORE_DEAD_LETTER + " times alone";
+                try {
+                    List<StockEvent> events = codec.decodeAll(entry.events());
+                    for (int i = 0; i < events.size(); i++) {
+                        StockEvent event = events.get(i);
+                        keep(source + "#" + i, event.eventId(), event.skuId().value(),
+                                new String(codec.encode(event), StandardCharsets.UTF_8), error);
+                    }
+                } catch (IllegalArgumentException unreadable) {
+                    keep(source, null, null, EventCodec.preview(entry.events()), unreadable.getMessage());
+                }
+                jdbc.update(sql.get("markApplied"), entry.seq());
+                jdbc.update(sql.get("deleteApplied"), entry.seq());
+            });
+        } catch (RuntimeException e) {
+            log.warn("setting a journal entry aside failed ({}); trying it again", Failures.summary(e));
+            LockSupport.parkNanos(RETRY_BACKOFF_MAX.toNanos());
+        }
+    }
+
+    private void keep(String source, String eventId, String sku, String payload, String error) {
+        deadLetters.keep(source, eventId, sku, payload, error, ATTEMPTS_BEFORE_DEAD_LETTER, clock.instant());
+        log.error("journal event {} ({}) set aside as a dead letter: {}", source, eventId, error);
+        meters.counter("stockguard.journal.dead.letters").increment();
+        publisher.publishEvent(new EventDeadLettered(source, eventId, sku, error));
+    }
+
+    private void measure(List<StockEvent> events, List<EventOutcome> outcomes) {
+        long now = clock.millis();
+        for (int i = 0; i < events.size(); i++) {
+            applyLag.record(Math.max(0, now - events.get(i).occurredAt().toEpochMilli()), TimeUnit.MILLISECONDS);
+            String outcome = outcomes.get(i) instanceof EventOutcome.Rejected rejected ? rejected.reason().name()
+                    : outcomes.get(i).toString();
+            meters.counter("stockguard.journal.applied", "outcome", outcome).increment();
+        }
+    }
+
+    private record Entry(long seq, byte[] events) {
+    }
+}

@@ -1,0 +1,165 @@
+package io.stockguard.journal.jdbc;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.stockguard.journal.BacklogThrottle;
+import io.stockguard.journal.JournalBacklogChanged;
+import io.stockguard.journal.JournalProgress;
+import io.stockguard.platform.PeriodicWork;
+import io.stockguard.platform.SqlStatements;
+import io.stockguard.stock.SkuId;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * How far the ledger tables are behind the appended journal: the last entry's number minus the
+ * last applied (both kept in {@code journal_mark}, so every instance reads the same). A mark is
+ * the last entry's number, global rather than per SKU: entries are numbered in commit order, so
+ * once the applied number reaches it, everything journaled for any SKU before the mark is applied.
+ *
+ * <p>Measured on a thread of its own for the backlog gauge and the degrade decision, with
+ * hysteresis, as the full tier does with Kafka's lag.
+ */
+final class AppendedJournalProgress extends PeriodicWork implements JournalProgress {
+
+    private static final Logger log = LoggerFactory.getLogger(AppendedJournalProgress.class);
+    /** Entries behind over which new reservations are throttled, and under which they no longer are. */
+    static final long DEGRADE_ABOVE = 100_000;
+    static final long RECOVER_BELOW = 50_000;
+    /** Reservations admitted per second and instance while throttled. */
+    static final int THROTTLED_RESERVATIONS_PER_SECOND = 200;
+    static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
+    /** How often a wait for the applier reads the marks again. */
+    private static final Duration AWAIT_POLL = Duration.ofMillis(10);
+
+    private final JdbcTemplate jdbc;
+    private final SqlStatements sql;
+    private final ApplicationEventPublisher events;
+    private final AtomicLong backlog = new AtomicLong();
+    private final BacklogThrottle throttle;
+    private volatile boolean backlogged;
+
+    AppendedJournalProgress(JdbcTemplate jdbc, SqlStatements sql, MeterRegistry meters,
+            ApplicationEventPublisher events) {
+        super("stockguard-journal-backlog", CHECK_INTERVAL);
+        this.jdbc = jdbc;
+        this.sql = sql;
+        this.events = events;
+        this.throttle = new BacklogThrottle(() -> backlogged, THROTTLED_RESERVATIONS_PER_SECOND, meters);
+        Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
+                .description("journal entries not yet applied to the database").register(meters);
+        Gauge.builder("stockguard.journal.backlogged", () -> backlogged ? 1 : 0)
+                .description("1 while new reservations are throttled because of the backlog").register(meters);
+    }
+
+    /** An entry is acknowledged before the applier brings the ledger tables up to date. */
+    @Override
+    public boolean behind() {
+        return true;
+    }
+
+    /** The append refuses a hot store that was taken over (see AppendFence): hand-overs need no delay. */
+    @Override
+    public boolean fencesAtAppend() {
+        return true;
+    }
+
+    @Override
+    public boolean backlogged() {
+        return backlogged;
+    }
+
+    @Override
+    public boolean admitReservation() {
+        return throttle.admit();
+    }
+
+    @Override
+    public long backlog() {
+        return backlog.get();
+    }
+
+    @Override
+    public long mark(SkuId sku) {
+        return marks().appended();
+    }
+
+    @Override
+    public boolean applied(SkuId sku, long mark) {
+        return marks().applied() >= mark;
+    }
+
+    /** As the default, reading the marks more often: the applier is usually milliseconds behind. */
+    @Override
+    public boolean awaitApplied(SkuId sku, Duration max) {
+        return awaitAllApplied(max);
+    }
+
+    @Override
+    public boolean awaitAllApplied(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        Long mark = null;
+        while (true) {
+            try {
+                Marks now = marks();
+                if (mark == null) {
+                    mark = now.appended();
+                }
+                if (now.applied() >= mark) {
+                    return true;
+                }
+            } catch (RuntimeException databaseCannotTell) {
+                if (System.nanoTime() > deadline) {
+                    throw databaseCannotTell;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(AWAIT_POLL.toNanos());
+        }
+    }
+
+    private Marks marks() {
+        Map<String, Long> marks = new HashMap<>();
+        jdbc.query(sql.get("marks"), rs -> {
+            marks.put(rs.getString("name"), rs.getLong("seq"));
+        });
+        return new Marks(marks.getOrDefault("appended", 0L), marks.getOrDefault("applied", 0L));
+    }
+
+    private record Marks(long appended, long applied) {
+    }
+
+    @Override
+    protected void runOnce() {
+        try {
+            Marks now = marks();
+            long lag = Math.max(0, now.appended() - now.applied());
+            backlog.set(lag);
+            decide(lag);
+        } catch (RuntimeException e) {
+            log.debug("measuring the journal backlog failed: {}", e.toString());
+        }
+    }
+
+    private void decide(long lag) {
+        if (!backlogged && lag > DEGRADE_ABOVE) {
+            backlogged = true;
+            log.error("journal backlog {} is over {}: new reservations are throttled to {}/s per instance until it "
+                    + "falls below {}", lag, DEGRADE_ABOVE, THROTTLED_RESERVATIONS_PER_SECOND, RECOVER_BELOW);
+            events.publishEvent(new JournalBacklogChanged(true, lag, DEGRADE_ABOVE));
+        } else if (backlogged && lag < RECOVER_BELOW) {
+            backlogged = false;
+            log.warn("journal backlog {} is below {}: reservations are no longer throttled", lag, RECOVER_BELOW);
+            events.publishEvent(new JournalBacklogChanged(false, lag, RECOVER_BELOW));
+        }
+    }
+}

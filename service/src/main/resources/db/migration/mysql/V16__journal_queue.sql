@@ -1,0 +1,17 @@
+-- The standard tier's journal (module journal): each request's events, appended in one group commit
+-- before the request is answered, and applied to the ledger tables behind the answer, in order.
+-- An entry is deleted in the transaction that applies it, so the table holds only the backlog.
+CREATE TABLE journal_entry (
+    seq    BIGINT   NOT NULL PRIMARY KEY,
+    events LONGBLOB NOT NULL
+) ENGINE = InnoDB;
+
+-- Two counters: 'appended', the last entry's number, and 'applied', the last applied. Appenders take
+-- numbers under the 'appended' row's lock, so entries commit in number order and the applier never
+-- passes a number whose entry is still to commit. A hand-over of a SKU takes that lock too (see
+-- ledger.sql, lockJournalAppends), so an append either commits before it or sees it.
+CREATE TABLE journal_mark (
+    name VARCHAR(20) NOT NULL PRIMARY KEY,
+    seq  BIGINT      NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+INSERT INTO journal_mark (name, seq) VALUES ('appended', 0), ('applied', 0);
