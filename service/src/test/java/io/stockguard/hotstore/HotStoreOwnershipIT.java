@@ -190,6 +190,7 @@ class HotStoreOwnershipIT {
             }
             pool.shutdown();
 
+            service.awaitJournalApplied(sku);
             assertThat(LedgerChecks.totals(service.jdbc(), sku).total()).as("100 + every acknowledged restock, once")
                     .isEqualTo(100 + restocked.get());
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
@@ -326,6 +327,7 @@ class HotStoreOwnershipIT {
 
             assertThat(extended.status()).as("%s", extended.body()).isEqualTo(200);
             assertThat(extended.body().get("extensions").asInt()).isEqualTo(1);
+            service.awaitJournalApplied(sku);
             assertThat(service.jdbc().queryForObject("SELECT extensions FROM reservation WHERE order_id = ?",
                     Integer.class, order)).isEqualTo(1);
         }
@@ -358,6 +360,7 @@ class HotStoreOwnershipIT {
             assertThat(client.reservation(order).text("state")).isEqualTo("CONFIRMED");
             assertThat(hot.redis().hget(Keys.order(io.stockguard.stock.OrderId.of(order)), "st"))
                     .as("the order's record in Redis").isIn(null, "CONFIRMED");
+            service.awaitJournalApplied(sku);
             assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isEqualTo(2);
             hot.awaitDrained(sku);
             hot.awaitMatchesDatabase(service.jdbc(), sku);
@@ -417,6 +420,7 @@ class HotStoreOwnershipIT {
                 handOver.takeOver(io.stockguard.stock.SkuId.of(sku), hotEpoch(sku), "the hot store's change was fenced");
             }
 
+            service.awaitJournalApplied(first, second);
             LedgerChecks.Counters counters = LedgerChecks.totals(service.jdbc(), second);
             assertThat(counters.reserved()).as("the expired order's line returned its units").isZero();
             assertThat(counters.available()).isEqualTo(10);
@@ -617,6 +621,7 @@ class HotStoreOwnershipIT {
             pool.shutdown();
             hot.awaitDrained(plenty);
 
+            service.awaitJournalApplied(plenty, scarce);
             assertThat(LedgerChecks.totals(service.jdbc(), plenty).reserved()).as("only the orders that got both")
                     .isEqualTo(5);
             hot.awaitMatchesDatabase(service.jdbc(), plenty);
@@ -650,6 +655,7 @@ class HotStoreOwnershipIT {
             assertThat(retried.code()).isEqualTo("INSUFFICIENT_STOCK");
             assertThat(otherLines.status()).as("the order id does not come back for other lines: %s",
                     otherLines.body()).isEqualTo(409);
+            service.awaitJournalApplied(plenty, scarce);
             assertThat(LedgerChecks.totals(service.jdbc(), plenty).reserved())
                     .as("the line the dead attempt reserved is given back, not left holding stock").isEqualTo(1);
             hot.awaitDrained(plenty);
@@ -762,6 +768,7 @@ class HotStoreOwnershipIT {
 
             hot.awaitDrained(first);
             hot.awaitDrained(second);
+            service.awaitJournalApplied(first, second);
             assertThat(service.jdbc().queryForList("SELECT sku_id FROM reservation_line WHERE order_id = ?",
                     String.class, order)).as("both lines, journaled together").containsExactlyInAnyOrder(first, second);
             assertThat(state(order)).isEqualTo("RESERVED");
@@ -771,6 +778,7 @@ class HotStoreOwnershipIT {
             StockGuardClient.Response retried = client.reserve(order, new StockGuardClient.Line(first, 2),
                     new StockGuardClient.Line(second, 3));
             assertThat(retried.status()).as("%s", retried.body()).isEqualTo(200);
+            service.awaitJournalApplied(first, second);
             assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isEqualTo(3);
             assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).isEqualTo(4);
         }
@@ -841,6 +849,7 @@ class HotStoreOwnershipIT {
             settledFirstLineThenLeft(hot, redis.uri(), order, first, settling, how, true);
 
             hot.awaitDrained(first);
+            service.awaitJournalApplied(first, second);
             assertThat(state(order)).isEqualTo(settled);
             assertThat(LedgerChecks.totals(service.jdbc(), first).reserved()).isZero();
             assertThat(LedgerChecks.totals(service.jdbc(), second).reserved())
@@ -873,6 +882,7 @@ class HotStoreOwnershipIT {
             handOver.takeOver(io.stockguard.stock.SkuId.of(second), before, "a copy of another Redis history");
             handOver.ensureHotNow(io.stockguard.stock.SkuId.of(second));
             assertThat(hotEpoch(second)).as("loaded again under a new epoch").isGreaterThan(before);
+            service.awaitJournalApplied(second);
             assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).as("the line is held").isEqualTo(3);
 
             // Then the expiry's caller goes away, its hold over. The expiry sweeper, which would finish

@@ -33,6 +33,7 @@ class JournaledOutboxIT {
                         .isEqualTo(200);
             }
             hot.awaitDrained(sku);
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             hot.assertMatchesDatabase(service.jdbc(), sku);
             assertThat(LedgerChecks.buckets(service.jdbc(), sku).values().stream().mapToLong(c -> c.sold()).sum())

@@ -88,6 +88,7 @@ class RedisClusterWithReplicasIT {
             }
             assertThat(problems).as("every order got a definite answer: a sale or out of stock").isEmpty();
             assertThat(sold).as("exactly the stock, each order once").hasSize(SUPPLY).doesNotHaveDuplicates();
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             for (String order : List.copyOf(sold).subList(0, 50)) {

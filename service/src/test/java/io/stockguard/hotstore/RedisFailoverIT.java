@@ -52,6 +52,7 @@ class RedisFailoverIT {
                         LoadDriver.since(started), load.statuses());
                 assertThat(load.serverErrors()).as("5xx (or no answer) of %d requests", load.requests())
                         .isLessThanOrEqualTo(load.requests() / 100);
+                service.awaitJournalApplied(sku);
                 LedgerChecks.assertNoOversell(service.jdbc(), sku, TOTAL);
                 LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
                 load.assertStoredStateMatches(service.jdbc());
@@ -67,6 +68,7 @@ class RedisFailoverIT {
                 return hot.redis().exists("sg:{o:" + order + "}") == 1;
             });
             hot.awaitMatchesDatabase(service.jdbc(), sku);
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, TOTAL);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             assertThat(service.admin().send("GET", "/actuator/prometheus", null).raw().body())

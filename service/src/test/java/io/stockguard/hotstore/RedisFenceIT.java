@@ -125,6 +125,7 @@ class RedisFenceIT {
             // no connection), so it answers as surely as the other: at most a hand-over's "retry".
             assertThat(unexpected.get()).as("answers other than sold or sold out: %s", others)
                     .isLessThanOrEqualTo(supply / 100);
+            onRedis.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(onRedis.jdbc(), sku, supply);
             LedgerChecks.assertCountersMatchJournal(onRedis.jdbc(), sku);
             assertThat(onRedis.jdbc().queryForObject("SELECT COUNT(*) FROM reservation_line WHERE sku_id = ?",

@@ -66,6 +66,7 @@ class RedisRegressionIT {
             int sold = client.reserveOneEach(sku, 40, Duration.ofSeconds(15));
 
             assertThat(sold).as("sold after the failover: exactly what the database still had").isEqualTo(SUPPLY - 20);
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM anomaly WHERE sku_id = ? AND kind = 'REGRESSION'",

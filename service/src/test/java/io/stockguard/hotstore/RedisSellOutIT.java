@@ -60,6 +60,7 @@ class RedisSellOutIT {
             assertThat(others).as("answers other than sold or sold out").hasValue(0);
             assertThat(falseSoldOuts).as("refusals while the SKU had stock").hasValue(0);
             assertThat(sold).hasValue(SUPPLY);
+            service.awaitJournalApplied(sku);
             LedgerChecks.buckets(service.jdbc(), sku).forEach((bucket, counters) ->
                     assertThat(counters.available()).as("units stranded in bucket %d", bucket).isZero());
             LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);

@@ -74,6 +74,7 @@ class SecuredSentinelIT {
                     assertFollows(service, replica.port(), "127.0.0.1:" + replica.port()));
             assertThat(operator.get("/console").body()).contains("127.0.0.1:" + replica.port(),
                     "port " + replica.port() + ", master");
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
         }

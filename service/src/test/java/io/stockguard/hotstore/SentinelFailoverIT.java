@@ -56,6 +56,7 @@ class SentinelFailoverIT {
 
             int sold = client.reserveOneEach(sku, 20, Duration.ofSeconds(20));
             assertThat(sold).as("sold after the promotion: exactly what the database still had").isEqualTo(SUPPLY - 20);
+            service.awaitJournalApplied(sku);
             LedgerChecks.assertNoOversell(service.jdbc(), sku, SUPPLY);
             LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
             // A SKU the database took is loaded again by the next request for it (a refusal: it is sold out).

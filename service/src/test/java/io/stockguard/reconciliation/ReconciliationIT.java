@@ -273,6 +273,7 @@ class ReconciliationIT {
                         String.class, sku)) && service.jdbc().queryForObject("SELECT hot_epoch FROM sku WHERE "
                                 + "sku_id = ?", Long.class, sku) > epochBefore;
             });
+            service.awaitJournalApplied(sku);
             assertThat(LedgerChecks.totals(service.jdbc(), sku).reserved()).as("the 20 acknowledged, and the new ones")
                     .isEqualTo(21 + more[0]);
             assertThat(mode(service, sku)).as("a hand-over, not a freeze for a person").isEqualTo("NORMAL");

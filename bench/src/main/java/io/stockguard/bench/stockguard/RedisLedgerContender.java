@@ -1,6 +1,7 @@
 package io.stockguard.bench.stockguard;
 
 import io.micrometer.core.instrument.Counter;
+import io.stockguard.journal.JournalProgress;
 import io.stockguard.bench.Catalogue;
 import io.stockguard.platform.Actor;
 import io.stockguard.platform.Caller;
@@ -123,6 +124,32 @@ public class RedisLedgerContender extends LedgerContender {
     private double reservesBy(String path) {
         Counter counter = meters().find("stockguard.ledger.path").tags("op", "reserve", "path", path).counter();
         return counter == null ? 0 : counter.count();
+    }
+
+    /** Longest wait for the journal to be applied before a run's stock is counted. */
+    private static final Duration APPLIED_WAIT_MAX = Duration.ofMinutes(5);
+
+    /**
+     * Both Redis tiers apply their journal to the database behind the answer: the run's stock is
+     * counted, and its acknowledgements looked for, once everything journaled is applied.
+     */
+    protected void awaitJournalApplied() {
+        if (!service.getBean(JournalProgress.class).awaitAllApplied(APPLIED_WAIT_MAX)) {
+            throw new IllegalStateException(name() + ": the journal was not applied to the database within "
+                    + APPLIED_WAIT_MAX);
+        }
+    }
+
+    @Override
+    public long[] remaining(Catalogue catalogue) throws SQLException {
+        awaitJournalApplied();
+        return super.remaining(catalogue);
+    }
+
+    @Override
+    public long acknowledgedMissingFromDatabase() throws SQLException {
+        awaitJournalApplied();
+        return super.acknowledgedMissingFromDatabase();
     }
 
     /**

@@ -132,18 +132,31 @@ final class AppendedJournalApplier implements SmartLifecycle {
         while (running) {
             Step step = applyWithRetries(ENTRIES_PER_BATCH_MAX);
             if (step == null) {
-                // A batch that keeps failing: its entries one by one, the bad one set aside.
-                step = applyWithRetries(1);
-                if (step == null) {
-                    setAsideNext();
-                    continue;
-                }
-            }
-            if (step instanceof Step.Applied applied && applied.entries() > 0) {
+                applyAloneUntilSetAside();
+            } else if (step instanceof Step.Applied applied && applied.entries() > 0) {
                 measure(applied.events(), applied.outcomes());
             } else {
                 LockSupport.parkNanos(POLL.toNanos());
             }
+        }
+    }
+
+    /**
+     * A batch that keeps failing: its entries one by one, up to the one that fails alone, which is
+     * set aside; then batches again. (Back to batches after each entry, every entry before the bad
+     * one would cost the batch's failed attempts again.)
+     */
+    private void applyAloneUntilSetAside() {
+        for (int i = 0; i < ENTRIES_PER_BATCH_MAX && running; i++) {
+            Step step = applyWithRetries(1);
+            if (step == null) {
+                setAsideNext();
+                return;
+            }
+            if (!(step instanceof Step.Applied applied) || applied.entries() == 0) {
+                return;
+            }
+            measure(applied.events(), applied.outcomes());
         }
     }
 
