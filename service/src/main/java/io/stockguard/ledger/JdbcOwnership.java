@@ -95,15 +95,17 @@ final class JdbcOwnership implements OwnershipStore {
     @Override
     public Ownership.Step takeOver(SkuId sku, long epoch, Instant now) {
         return transactions.execute(status -> {
+            // The appended journal's fence: an append under way commits first, and every append
+            // after this commit reads the SKU as taken over and refuses the hot store's change.
+            // Taken before the SKU's row, in the order an append takes them (it may apply a
+            // reservation at once, locking the SKU's row while it holds this lock).
+            jdbc.queryForObject(sql.get("lockJournalAppends"), Long.class);
             Ownership found = read("lockOwnership", sku).orElseThrow(() -> unknown(sku));
             if (found instanceof Ownership.Hot hot && hot.epoch() != epoch) {
                 return new Ownership.Unchanged(found);
             }
             Ownership.Step step = found.takeOver(now);
             if (step instanceof Ownership.Moved moved) {
-                // The appended journal's fence: an append under way commits first, and every append
-                // after this commit reads the SKU as taken over and refuses the hot store's change.
-                jdbc.queryForObject(sql.get("lockJournalAppends"), Long.class);
                 write(sku, moved.to(), nextSeq());
             }
             return step;
