@@ -6,9 +6,6 @@ import io.stockguard.platform.Combiner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.dao.DataAccessException;
-import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.TransactionSystemException;
 
 /**
  * The standard tier's journal: the hot store's events are applied to the database before the
@@ -90,17 +87,9 @@ public final class SynchronousJournal implements DurableJournal {
         List<EventOutcome> outcomes;
         try {
             outcomes = applier.apply(all, true);
-        } catch (TransactionSystemException e) {
-            observation.error(e);
-            fail(batch, new JournalUnavailableException("the database failed while committing", true, e));
-            return;
-        } catch (DataAccessException | TransactionException e) {
-            observation.error(e);
-            fail(batch, new JournalUnavailableException("the database is unavailable", false, e));
-            return;
         } catch (RuntimeException e) {
             observation.error(e);
-            fail(batch, e);
+            fail(batch, JournalUnavailableException.fromDatabase(e));
             return;
         } finally {
             observation.stop();

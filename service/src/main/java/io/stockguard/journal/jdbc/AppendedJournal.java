@@ -22,10 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -123,17 +120,9 @@ final class AppendedJournal implements DurableJournal {
         List<EventOutcome> decided;
         try {
             decided = transactions.execute(status -> append(batch, all));
-        } catch (TransactionSystemException e) {
-            observation.error(e);
-            fail(batch, new JournalUnavailableException("the database failed while committing", true, e));
-            return;
-        } catch (DataAccessException | TransactionException e) {
-            observation.error(e);
-            fail(batch, new JournalUnavailableException("the database is unavailable", false, e));
-            return;
         } catch (RuntimeException e) {
             observation.error(e);
-            fail(batch, e);
+            fail(batch, JournalUnavailableException.fromDatabase(e));
             return;
         } finally {
             observation.stop();

@@ -1,7 +1,7 @@
 package io.stockguard.journal.jdbc;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import io.stockguard.journal.ApplyMeter;
 import io.stockguard.journal.DeadLetters;
 import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventCodec;
@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +67,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
     private final MeterRegistry meters;
     private final Clock clock;
     private final EventCodec codec = new EventCodec();
-    private final Timer applyLag;
+    private final ApplyMeter applyMeter;
     private volatile boolean running;
     private volatile Thread thread;
 
@@ -83,9 +82,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
         this.publisher = publisher;
         this.meters = meters;
         this.clock = clock;
-        this.applyLag = Timer.builder("stockguard.journal.apply.lag")
-                .description("time from a change in the hot store to its application in the database")
-                .publishPercentileHistogram().register(meters);
+        this.applyMeter = new ApplyMeter(meters, clock);
     }
 
     /** Something was appended: apply it now rather than at the next poll. */
@@ -134,7 +131,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
             if (step == null) {
                 applyAloneUntilSetAside();
             } else if (step instanceof Step.Applied applied && applied.entries() > 0) {
-                measure(applied.events(), applied.outcomes());
+                applyMeter.applied(applied.events(), applied.outcomes());
             } else {
                 LockSupport.parkNanos(POLL.toNanos());
             }
@@ -156,7 +153,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
             if (!(step instanceof Step.Applied applied) || applied.entries() == 0) {
                 return;
             }
-            measure(applied.events(), applied.outcomes());
+            applyMeter.applied(applied.events(), applied.outcomes());
         }
     }
 
@@ -257,15 +254,6 @@ final class AppendedJournalApplier implements SmartLifecycle {
         publisher.publishEvent(new EventDeadLettered(source, eventId, sku, error));
     }
 
-    private void measure(List<StockEvent> events, List<EventOutcome> outcomes) {
-        long now = clock.millis();
-        for (int i = 0; i < events.size(); i++) {
-            applyLag.record(Math.max(0, now - events.get(i).occurredAt().toEpochMilli()), TimeUnit.MILLISECONDS);
-            String outcome = outcomes.get(i) instanceof EventOutcome.Rejected rejected ? rejected.reason().name()
-                    : outcomes.get(i).toString();
-            meters.counter("stockguard.journal.applied", "outcome", outcome).increment();
-        }
-    }
 
     private record Entry(long seq, byte[] events) {
     }

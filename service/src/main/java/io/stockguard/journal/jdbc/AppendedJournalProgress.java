@@ -1,9 +1,7 @@
 package io.stockguard.journal.jdbc;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stockguard.journal.BacklogThrottle;
-import io.stockguard.journal.JournalBacklogChanged;
+import io.stockguard.journal.JournalBacklog;
 import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.PeriodicWork;
 import io.stockguard.platform.SqlStatements;
@@ -11,7 +9,6 @@ import io.stockguard.stock.SkuId;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,22 +38,15 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
 
     private final JdbcTemplate jdbc;
     private final SqlStatements sql;
-    private final ApplicationEventPublisher events;
-    private final AtomicLong backlog = new AtomicLong();
-    private final BacklogThrottle throttle;
-    private volatile boolean backlogged;
+    private final JournalBacklog backlog;
 
     AppendedJournalProgress(JdbcTemplate jdbc, SqlStatements sql, MeterRegistry meters,
             ApplicationEventPublisher events) {
         super("stockguard-journal-backlog", CHECK_INTERVAL);
         this.jdbc = jdbc;
         this.sql = sql;
-        this.events = events;
-        this.throttle = new BacklogThrottle(() -> backlogged, THROTTLED_RESERVATIONS_PER_SECOND, meters);
-        Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
-                .description("journal entries not yet applied to the database").register(meters);
-        Gauge.builder("stockguard.journal.backlogged", () -> backlogged ? 1 : 0)
-                .description("1 while new reservations are throttled because of the backlog").register(meters);
+        this.backlog = new JournalBacklog("journal entries", DEGRADE_ABOVE, RECOVER_BELOW,
+                THROTTLED_RESERVATIONS_PER_SECOND, meters, events);
     }
 
     /** An entry is acknowledged before the applier brings the ledger tables up to date. */
@@ -73,17 +63,17 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
 
     @Override
     public boolean backlogged() {
-        return backlogged;
+        return backlog.backlogged();
     }
 
     @Override
     public boolean admitReservation() {
-        return throttle.admit();
+        return backlog.admitReservation();
     }
 
     @Override
     public long backlog() {
-        return backlog.get();
+        return backlog.backlog();
     }
 
     @Override
@@ -142,24 +132,9 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
     protected void runOnce() {
         try {
             Marks now = marks();
-            long lag = Math.max(0, now.appended() - now.applied());
-            backlog.set(lag);
-            decide(lag);
+            backlog.measured(Math.max(0, now.appended() - now.applied()));
         } catch (RuntimeException e) {
             log.debug("measuring the journal backlog failed: {}", e.toString());
-        }
-    }
-
-    private void decide(long lag) {
-        if (!backlogged && lag > DEGRADE_ABOVE) {
-            backlogged = true;
-            log.error("journal backlog {} is over {}: new reservations are throttled to {}/s per instance until it "
-                    + "falls below {}", lag, DEGRADE_ABOVE, THROTTLED_RESERVATIONS_PER_SECOND, RECOVER_BELOW);
-            events.publishEvent(new JournalBacklogChanged(true, lag, DEGRADE_ABOVE));
-        } else if (backlogged && lag < RECOVER_BELOW) {
-            backlogged = false;
-            log.warn("journal backlog {} is below {}: reservations are no longer throttled", lag, RECOVER_BELOW);
-            events.publishEvent(new JournalBacklogChanged(false, lag, RECOVER_BELOW));
         }
     }
 }

@@ -1,9 +1,9 @@
 package io.stockguard.journal.kafka;
 
+import io.stockguard.journal.ApplyMeter;
 import io.stockguard.journal.Failures;
 import io.stockguard.journal.EventCodec;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.transport.Kind;
@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -63,8 +62,7 @@ final class JournalWriter implements SmartLifecycle {
     private final DeadLetterKeeper deadLetters;
     private final KafkaProperties.Writer settings;
     private final MeterRegistry meters;
-    private final Timer applyLag;
-    private final Clock clock;
+    private final ApplyMeter applyMeter;
     private final ObservationRegistry observations;
     private volatile boolean running;
     private volatile Consumer<String, byte[]> consumer;
@@ -83,10 +81,7 @@ final class JournalWriter implements SmartLifecycle {
         this.deadLetters = deadLetters;
         this.settings = settings;
         this.meters = meters;
-        this.clock = clock;
-        this.applyLag = Timer.builder("stockguard.journal.apply.lag")
-                .description("time from a change in the hot store to its application in the database")
-                .publishPercentileHistogram().register(meters);
+        this.applyMeter = new ApplyMeter(meters, clock);
     }
 
     @Override
@@ -261,7 +256,7 @@ final class JournalWriter implements SmartLifecycle {
         while (running) {
             try {
                 List<EventOutcome> outcomes = applier.apply(events, false);
-                measure(events, outcomes);
+                applyMeter.applied(events, outcomes);
                 return true;
             } catch (RuntimeException e) {
                 Failures.Kind kind = Failures.kind(e);
@@ -287,13 +282,4 @@ final class JournalWriter implements SmartLifecycle {
         return null;
     }
 
-    private void measure(List<StockEvent> events, List<EventOutcome> outcomes) {
-        long now = clock.millis();
-        for (int i = 0; i < events.size(); i++) {
-            applyLag.record(Math.max(0, now - events.get(i).occurredAt().toEpochMilli()), TimeUnit.MILLISECONDS);
-            String outcome = outcomes.get(i) instanceof EventOutcome.Rejected rejected ? rejected.reason().name()
-                    : outcomes.get(i).toString();
-            meters.counter("stockguard.journal.applied", "outcome", outcome).increment();
-        }
-    }
 }

@@ -1,9 +1,7 @@
 package io.stockguard.journal.kafka;
 
-import io.stockguard.journal.BacklogThrottle;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stockguard.journal.JournalBacklogChanged;
+import io.stockguard.journal.JournalBacklog;
 import io.stockguard.journal.JournalProgress;
 import io.stockguard.platform.PeriodicWork;
 import io.stockguard.stock.SkuId;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -39,11 +36,7 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
     private final Admin admin;
     private final EventPartitions partitions;
     private final String groupId;
-    private final KafkaProperties.Backlog settings;
-    private final AtomicLong backlog = new AtomicLong();
-    private volatile boolean backlogged;
-    private final BacklogThrottle throttle;
-    private final ApplicationEventPublisher events;
+    private final JournalBacklog backlog;
 
     /**
      * The backlog is measured on a thread of its own: the shared scheduler's threads all wait on a
@@ -56,13 +49,8 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
         this.admin = admin;
         this.partitions = partitions;
         this.groupId = groupId;
-        this.settings = settings;
-        this.events = events;
-        this.throttle = new BacklogThrottle(() -> backlogged, settings.reservationsPerSecond(), meters);
-        Gauge.builder("stockguard.journal.backlog", backlog, AtomicLong::get)
-                .description("events in Kafka not yet applied to the database").register(meters);
-        Gauge.builder("stockguard.journal.backlogged", () -> backlogged ? 1 : 0)
-                .description("1 while new reservations are throttled because of the backlog").register(meters);
+        this.backlog = new JournalBacklog("events in Kafka", settings.degradeAbove(), settings.recoverBelow(),
+                settings.reservationsPerSecond(), meters, events);
     }
 
     /** Kafka acknowledges an event before the journal writer applies it to the database. */
@@ -73,17 +61,17 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
 
     @Override
     public boolean backlogged() {
-        return backlogged;
+        return backlog.backlogged();
     }
 
     @Override
     public boolean admitReservation() {
-        return throttle.admit();
+        return backlog.admitReservation();
     }
 
     @Override
     public long backlog() {
-        return backlog.get();
+        return backlog.backlog();
     }
 
     @Override
@@ -143,25 +131,9 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
             for (TopicPartition partition : all) {
                 lag += Math.max(0, ends.getOrDefault(partition, 0L) - committed.getOrDefault(partition, 0L));
             }
-            backlog.set(lag);
-            decide(lag);
+            backlog.measured(lag);
         } catch (RuntimeException e) {
             log.debug("measuring the journal backlog failed: {}", e.toString());
-        }
-    }
-
-    private void decide(long lag) {
-        if (!backlogged && lag > settings.degradeAbove()) {
-            backlogged = true;
-            log.error("journal backlog {} is over {}: new reservations are throttled to {}/s per instance until it "
-                    + "falls below {}", lag, settings.degradeAbove(), settings.reservationsPerSecond(),
-                    settings.recoverBelow());
-            events.publishEvent(new JournalBacklogChanged(true, lag, settings.degradeAbove()));
-        } else if (backlogged && lag < settings.recoverBelow()) {
-            backlogged = false;
-            log.warn("journal backlog {} is below {}: reservations are no longer throttled", lag,
-                    settings.recoverBelow());
-            events.publishEvent(new JournalBacklogChanged(false, lag, settings.recoverBelow()));
         }
     }
 
