@@ -194,6 +194,11 @@ WHERE order_id IN (:orderIds)
 ORDER BY order_id
 FOR UPDATE;
 
+-- The SKUs these orders have lines on, read before any lock: the applier locks them with the
+-- batch's own SKUs, in SKU order (see JournalApplier).
+-- name: skusOfOrders
+SELECT DISTINCT sku_id FROM reservation_line WHERE order_id IN (:orderIds);
+
 -- name: linesOfOrders
 SELECT order_id, sku_id, qty, bucket FROM reservation_line WHERE order_id IN (:orderIds);
 

@@ -72,6 +72,19 @@ final class AppliedRows {
         return headers;
     }
 
+    /** The SKUs these orders have lines on, as committed now (no lock taken). */
+    Set<SkuId> skusOfOrders(Collection<OrderId> orders) {
+        Set<SkuId> skus = new HashSet<>();
+        if (!orders.isEmpty()) {
+            QueryPipeline read = pipeline();
+            read.add(sql.get("skusOfOrders"), Map.of("orderIds", ids(orders)), rs -> {
+                skus.add(SkuId.of(rs.getString("sku_id")));
+            });
+            read.run();
+        }
+        return skus;
+    }
+
     Map<OrderId, Map<SkuId, ReservedLine>> lines(QueryPipeline reads, Collection<OrderId> orders) {
         Map<OrderId, Map<SkuId, ReservedLine>> lines = new HashMap<>();
         if (!orders.isEmpty()) {

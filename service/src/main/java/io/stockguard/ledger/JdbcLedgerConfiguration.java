@@ -100,14 +100,15 @@ class JdbcLedgerConfiguration {
             SqlDialect dialect, Journal journal, JournalProgress progress) {
         ReservationRows reservations = new ReservationRows(jdbc, ledgerStatements, dialect);
         return new JournalApplier(transactions, new AppliedRows(jdbc, ledgerStatements, dialect, reservations),
-                new BucketRows(jdbc, ledgerStatements), journal, progress.behind());
+                new BucketRows(jdbc, ledgerStatements), journal, progress.behind(),
+                new UnsettledLines(jdbc, ledgerStatements));
     }
 
     @Bean
     OwnershipStore ownershipStore(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements ledgerStatements,
             SqlDialect dialect, EventApplier applier) {
         return new JdbcOwnership(transactions, jdbc, ledgerStatements, dialect,
-                new UnsettledLines(jdbc, ledgerStatements, applier));
+                new UnsettledLines(jdbc, ledgerStatements), applier);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.stockguard.ledger;
 
+import io.stockguard.journal.EventApplier;
 import io.stockguard.platform.SqlDialect;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.platform.Timestamps;
@@ -43,14 +44,16 @@ final class JdbcOwnership implements OwnershipStore {
     private final SqlStatements sql;
     private final SqlDialect dialect;
     private final UnsettledLines unsettled;
+    private final EventApplier applier;
 
     JdbcOwnership(TransactionTemplate transactions, JdbcTemplate jdbc, SqlStatements sql, SqlDialect dialect,
-            UnsettledLines unsettled) {
+            UnsettledLines unsettled, EventApplier applier) {
         this.transactions = transactions;
         this.jdbc = jdbc;
         this.sql = sql;
         this.dialect = dialect;
         this.unsettled = unsettled;
+        this.applier = applier;
     }
 
     @Override
@@ -76,7 +79,7 @@ final class JdbcOwnership implements OwnershipStore {
                 if (state.get().load(now, reloadAfter) instanceof Ownership.Moved moved) {
                     // What settled orders still owe on it is settled first: the hot store starts
                     // from counters that owe nobody anything.
-                    unsettled.settle(sku, now);
+                    unsettled.settle(sku, now, events -> applier.apply(events, false));
                     sources.add(source(sku, moved.to().epoch()));
                 }
             }
@@ -136,7 +139,7 @@ final class JdbcOwnership implements OwnershipStore {
                 write(sku, moved.to(), nextSeq());
                 // No change of the drained epoch can arrive any more: what its orders' lines
                 // still owe is known for good.
-                unsettled.settle(sku, now);
+                unsettled.settle(sku, now, events -> applier.apply(events, false));
             }
             return step;
         });

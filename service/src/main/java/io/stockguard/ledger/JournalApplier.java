@@ -24,6 +24,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Locks the SKU rows first (in SKU order: appliers of one SKU take turns, and the hot store's
  * ownership is read under the lock), then reservation rows (in order id order), then buckets (in
  * SKU, bucket order): the order every other transaction takes them in.
+ *
+ * <p>An order follows its lines: the first settlement applied moves it. When the order has a
+ * line on a SKU the database has already taken back from its hot store, that line's own change
+ * will never come (its hot store is gone) and the hand-over, which found the order still
+ * reserved, had nothing to settle: the transaction that moves the order settles the line
+ * ({@link UnsettledLines}). The SKUs the batch's settling orders have lines on are locked with
+ * the batch's own, so a hand-over of one of them either committed before (it is read as the
+ * database's, and the line settled here) or waits and finds the order settled.
  */
 final class JournalApplier implements EventApplier {
 
@@ -32,19 +40,22 @@ final class JournalApplier implements EventApplier {
     private final BucketRows buckets;
     private final Journal journal;
     private final boolean journalBehind;
+    private final UnsettledLines unsettled;
 
     /**
      * @param journalBehind the journal is applied after it is acknowledged (both Redis tiers): a
      *     change of the hot store being drained may have been acknowledged and is applied (see
      *     {@link io.stockguard.reservation.Ownership#acceptsHotChange})
+     * @param unsettled what lines on SKUs the database took back owe once their order is settled
      */
     JournalApplier(TransactionTemplate transactions, AppliedRows rows, BucketRows buckets, Journal journal,
-            boolean journalBehind) {
+            boolean journalBehind, UnsettledLines unsettled) {
         this.transactions = transactions;
         this.rows = rows;
         this.buckets = buckets;
         this.journal = journal;
         this.journalBehind = journalBehind;
+        this.unsettled = unsettled;
     }
 
     /** Attempts at a batch that lost a race with another writer of the same rows. */
@@ -62,7 +73,7 @@ final class JournalApplier implements EventApplier {
         }
         for (int attempt = 1; ; attempt++) {
             try {
-                return transactions.execute(status -> applyInTransaction(events, strict));
+                return transactions.execute(status -> applyInTransaction(events, strict, true));
             } catch (org.springframework.dao.DuplicateKeyException
                     | org.springframework.dao.ConcurrencyFailureException e) {
                 if (attempt >= RACE_RETRIES_MAX) {
@@ -78,12 +89,23 @@ final class JournalApplier implements EventApplier {
      * of them is refused, the batch is decided again with the whole order refused the same way,
      * before anything is written.
      */
-    private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict) {
+    private List<EventOutcome> applyInTransaction(List<StockEvent> events, boolean strict, boolean settleElsewhere) {
         Set<SkuId> skus = events.stream().map(StockEvent::skuId).collect(Collectors.toCollection(TreeSet::new));
+        // The other SKUs of the orders this batch may settle, read before any lock (one more round
+        // trip, only for a batch with settlements): locked with the batch's own, in SKU order.
+        Set<SkuId> elsewhere = new TreeSet<>();
+        if (settleElsewhere) {
+            elsewhere.addAll(rows.skusOfOrders(events.stream()
+                    .filter(e -> e.orderId() != null && e.op().isSettlement()).map(StockEvent::orderId)
+                    .collect(Collectors.toSet())));
+            elsewhere.removeAll(skus);
+        }
+        Set<SkuId> locking = new TreeSet<>(skus);
+        locking.addAll(elsewhere);
         // Two round trips of reads, in the lock order every transaction keeps (SKUs, orders,
         // buckets): the SKU rows with what waits on them, then the orders that involves and the rest.
         QueryPipeline reads = rows.pipeline();
-        Map<SkuId, Ownership> owners = rows.lockSkus(reads, skus);
+        Map<SkuId, Ownership> owners = rows.lockSkus(reads, locking);
         List<StockEvent> waiting = rows.waitingForBucket(reads, skus);
         reads.run();
         Set<OrderId> orders = java.util.stream.Stream.concat(events.stream(), waiting.stream())
@@ -115,6 +137,7 @@ final class JournalApplier implements EventApplier {
                     ? AllOrNothing.partlyRefused(events, outcomes, refusedOrders) : Map.of();
             if (split.isEmpty()) {
                 write(plan);
+                settleLinesHandedBack(elsewhere, owners, lines);
                 return outcomes;
             }
             refusedOrders.putAll(split);
@@ -139,6 +162,25 @@ final class JournalApplier implements EventApplier {
         for (int i = 0; i < events.size(); i++) {
             if (appliedNow.contains(events.get(i).eventId())) {
                 outcomes.set(i, EventOutcome.Settled.APPLIED);
+            }
+        }
+    }
+
+    /**
+     * Settles what the lines on SKUs the database took back owe, now that this batch is written
+     * (an order it moved reads settled). A line found on a SKU that was not locked (it was
+     * reserved after the SKUs were read) is left to that SKU's owner.
+     */
+    private void settleLinesHandedBack(Set<SkuId> elsewhere, Map<SkuId, Ownership> owners,
+            Map<OrderId, Map<SkuId, io.stockguard.reservation.ReservedLine>> lines) {
+        if (elsewhere.isEmpty()) {
+            return;
+        }
+        Set<SkuId> onLines = new TreeSet<>();
+        lines.values().forEach(of -> onLines.addAll(of.keySet()));
+        for (SkuId sku : elsewhere) {
+            if (onLines.contains(sku) && owners.get(sku) instanceof Ownership.Database) {
+                unsettled.settle(sku, java.time.Instant.now(), owed -> applyInTransaction(owed, false, false));
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.stockguard.ledger;
 
-import io.stockguard.journal.EventApplier;
 import io.stockguard.journal.EventOutcome;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.journal.StockEvents;
@@ -11,6 +10,7 @@ import io.stockguard.stock.SkuId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,6 +26,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * reach it any more, so what such a line owes is known for good: the database makes the change
  * itself (no epoch), as the order's state says: expired or cancelled lines return their units,
  * a confirmed order's line is sold.
+ *
+ * <p>Two moments settle them, both under the SKU row's lock: the hand-over ({@link JdbcOwnership},
+ * for orders already settled when the drain finishes or the SKU is loaded again) and the applier
+ * that moves an order while one of its lines sits on a SKU the database already took back
+ * ({@link JournalApplier}: the drain found that order still reserved and had nothing to settle).
  */
 final class UnsettledLines {
 
@@ -37,16 +42,18 @@ final class UnsettledLines {
 
     private final JdbcTemplate jdbc;
     private final SqlStatements sql;
-    private final EventApplier applier;
 
-    UnsettledLines(JdbcTemplate jdbc, SqlStatements sql, EventApplier applier) {
+    UnsettledLines(JdbcTemplate jdbc, SqlStatements sql) {
         this.jdbc = jdbc;
         this.sql = sql;
-        this.applier = applier;
     }
 
-    /** Settles what the SKU's lines still owe; call under the SKU row's lock, in its transaction. */
-    void settle(SkuId sku, Instant now) {
+    /**
+     * Settles what the SKU's lines still owe; call under the SKU row's lock, in its transaction.
+     *
+     * @param apply applies the changes that settle them, in that transaction
+     */
+    void settle(SkuId sku, Instant now, Function<List<StockEvent>, List<EventOutcome>> apply) {
         StockEvents.Context context = new StockEvents.Context(null, ACTOR, now);
         List<StockEvent> owed = new ArrayList<>(jdbc.query(sql.get("unsettledLines"), (rs, i) -> owed(
                 OrderId.of(rs.getString("order_id")), sku, rs.getInt("bucket"), rs.getInt("qty"),
@@ -59,11 +66,12 @@ final class UnsettledLines {
             log.warn("SKU {}: {} or more lines of settled orders still hold stock; the rest are settled at its "
                     + "next hand-over", sku, LINES_MAX);
         }
-        List<EventOutcome> outcomes = applier.apply(owed, false);
+        List<EventOutcome> outcomes = apply.apply(owed);
         for (int i = 0; i < owed.size(); i++) {
             StockEvent event = owed.get(i);
-            log.warn("order {}: its line on {} was {} by the database, as the order's state says (the hot store's "
-                    + "own change of it was fenced): {}", event.orderId(), sku, event.op(), outcomes.get(i));
+            log.warn("order {}: its line on {} was {} by the database, as the order's state says (the SKU was "
+                    + "handed back before its hot store's own change of the line was applied): {}", event.orderId(),
+                    sku, event.op(), outcomes.get(i));
         }
     }
 

@@ -434,6 +434,49 @@ class HotStoreOwnershipIT {
         }
 
         /**
+         * Seen in the demo (full tier): a two-line order expired in Redis; one line's expiry went to
+         * the journal, the other's SKU was taken over first (a copy of another Redis history) and
+         * its drain finished while the order was still reserved in the database, so the drain had
+         * nothing to settle. The first line's expiry, applied a moment later, moved the order; the
+         * line on the SKU the database had taken back held its unit for good. The applier that
+         * moves the order settles that line in the same transaction.
+         */
+        @Test
+        void aLineOnASkuAlreadyHandedBackIsSettledWhenAnotherLineMovesTheOrder() {
+            StockGuardClient client = service.client();
+            String first = Ids.sku("moving-line");
+            String second = Ids.sku("handed-back-line");
+            client.putSku(first, 10, 1);
+            client.putSku(second, 10, 1);
+            String order = Ids.order("expired-late");
+            assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
+                    .status()).isEqualTo(201);
+            service.awaitJournalApplied(first, second);
+            service.bean(HandOver.class).takeOver(io.stockguard.stock.SkuId.of(second), hotEpoch(second),
+                    "a copy of another Redis history");
+            assertThat(service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, second))
+                    .as("the drain finished with nothing to settle").isEqualTo("DATABASE");
+            assertThat(state(order)).isEqualTo("RESERVED");
+
+            // The first line's expiry reaches the database only now.
+            List<io.stockguard.journal.EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class)
+                    .apply(List.of(io.stockguard.journal.StockEvents.expire(io.stockguard.stock.OrderId.of(order),
+                            io.stockguard.stock.SkuId.of(first), 0, 2, new io.stockguard.journal.StockEvents.Context(
+                                    null, "test", java.time.Instant.now()))), false);
+            assertThat(outcomes).containsExactly(io.stockguard.journal.EventOutcome.Settled.APPLIED);
+            assertThat(state(order)).isEqualTo("EXPIRED");
+            LedgerChecks.Counters counters = LedgerChecks.totals(service.jdbc(), second);
+            assertThat(counters.reserved()).as("the line on the handed-back SKU returned its units").isZero();
+            assertThat(counters.available()).isEqualTo(10);
+            assertThat(service.jdbc().queryForObject("SELECT actor FROM stock_event WHERE order_id = ? AND sku_id = ? "
+                    + "AND op = 'EXPIRE'", String.class, order, second)).isEqualTo("stockguard:hand-over");
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), first);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+            assertThat(client.reserve(Ids.order("after"), new StockGuardClient.Line(second, 10)).status())
+                    .as("all 10 units sell again").isEqualTo(201);
+        }
+
+        /**
          * Seen in the chaos suite (standard tier, two instances, wait-replicas 1, seed 1): a cancel
          * made in Redis was journaled twice in one group commit, first by a reservation that found it
          * in the gives set and journals it ahead of itself, then by its own request. The SKU had just
