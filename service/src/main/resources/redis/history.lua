@@ -8,6 +8,12 @@
 -- the same epoch: the script then answers as if the SKU were not loaded, and the caller takes the
 -- SKU over and loads it again from the database before anything is sold from the old copy. No
 -- setting turns this off; replica acknowledgement (WAIT) is not needed for it.
+-- Read once per script call (a script that runs two scripts' steps asks once): INFO is the
+-- costliest command a hot-path script makes, and the id cannot change while a script runs.
+local sg_replid
 local function sg_history()
-  return string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)')
+  if not sg_replid then
+    sg_replid = string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)')
+  end
+  return sg_replid
 end
