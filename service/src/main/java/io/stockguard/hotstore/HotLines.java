@@ -108,6 +108,16 @@ final class HotLines {
     ReserveReply reserve(OrderId order, SkuId sku, int qty, int home, int bucketCount, boolean commit,
             String fingerprint, Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer,
             boolean databaseAsked) {
+        List<String> arguments = reserveArguments(order, qty, home, bucketCount, commit, fingerprint, now, holdEnds,
+                caller, epoch, customer, databaseAsked);
+        Reply reply = new Reply(redis.run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments));
+        return reserveReply(reply, order, sku, qty, fingerprint, now, holdEnds, caller, customer);
+    }
+
+    /** reserve.lua's arguments, for {@link #reserve} and for a script that reserves among its steps. */
+    List<String> reserveArguments(OrderId order, int qty, int home, int bucketCount, boolean commit,
+            String fingerprint, Instant now, Instant holdEnds, Caller caller, long epoch, CustomerId customer,
+            boolean databaseAsked) {
         List<String> arguments = new ArrayList<>(List.of(order.value(), Integer.toString(qty),
                 Integer.toString(home), commit ? "1" : "0", RecordedLines.millis(now), RecordedLines.millis(holdEnds),
                 fingerprint, trace(caller), caller.actor().toString(),
@@ -116,7 +126,12 @@ final class HotLines {
         for (int i = 0; i < 2 * bucketCount + 2; i++) {
             arguments.add(EventIds.next());
         }
-        Reply reply = new Reply(redis.run(Script.RESERVE, Keys.reserveKeys(sku, order), arguments));
+        return arguments;
+    }
+
+    /** What reserve.lua's reply says: an OK reply with its change, any other as is. */
+    ReserveReply reserveReply(Reply reply, OrderId order, SkuId sku, int qty, String fingerprint, Instant now,
+            Instant holdEnds, Caller caller, CustomerId customer) {
         return reply.is("OK") ? new ReserveReply.Made(reserved(reply, order, sku, qty, fingerprint, now, holdEnds,
                 caller, customer)) : ReserveReply.refusal(reply);
     }

@@ -38,10 +38,17 @@ final class HotOrders {
      */
     OpenReply open(OrderId order, String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
             String traceId, CustomerId customer, Attempt attempt, String goneHolder) {
-        return OpenReply.of(call(order, "OPEN", now, fingerprint, encode(lines), millis(holdEnds),
-                nullToEmpty(traceId), Long.toString(properties.lineLifetime().toSeconds()),
+        return OpenReply.of(call(order, openArguments(fingerprint, lines, now, holdEnds, traceId, customer, attempt,
+                goneHolder)));
+    }
+
+    /** OPEN's arguments (order.lua's ARGV), for {@link #open} and for a script that runs OPEN among its steps. */
+    List<String> openArguments(String fingerprint, List<StockLine> lines, Instant now, Instant holdEnds,
+            String traceId, CustomerId customer, Attempt attempt, String goneHolder) {
+        return arguments("OPEN", now, fingerprint, encode(lines), millis(holdEnds), nullToEmpty(traceId),
+                Long.toString(properties.lineLifetime().toSeconds()),
                 Long.toString(properties.openingStale().toMillis()), nullToEmpty(CustomerId.valueOf(customer)),
-                attempt.id(), goneHolder));
+                attempt.id(), goneHolder);
     }
 
     /** What CLOSE answered. */
@@ -69,7 +76,17 @@ final class HotOrders {
     /** Closes an order with its lines, each stamped with the epoch of the hot store that holds it. */
     Closing close(OrderId order, ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
             Instant now, Attempt attempt) {
-        Reply closed = call(order, "CLOSE", now, state.name(), encodeWithBuckets(lines, epochs), attempt.id());
+        return closing(call(order, closeArguments(state, lines, epochs, now, attempt)));
+    }
+
+    /** CLOSE's arguments (order.lua's ARGV), for {@link #close} and for a script that runs CLOSE among its steps. */
+    List<String> closeArguments(ReservationState state, List<ReservedLine> lines, Map<SkuId, Long> epochs,
+            Instant now, Attempt attempt) {
+        return arguments("CLOSE", now, state.name(), encodeWithBuckets(lines, epochs), attempt.id());
+    }
+
+    /** What CLOSE's reply says. */
+    static Closing closing(Reply closed) {
         return switch (closed.status()) {
             case "OK" -> new Closing.Closed();
             case "CANCELLED" -> new Closing.Cancelled();
@@ -234,9 +251,17 @@ final class HotOrders {
     }
 
     private Reply call(OrderId order, String operation, Instant now, String... rest) {
+        return call(order, arguments(operation, now, rest));
+    }
+
+    private Reply call(OrderId order, List<String> arguments) {
+        return new Reply(redis.run(Script.ORDER, List.of(Keys.order(order)), arguments));
+    }
+
+    private static List<String> arguments(String operation, Instant now, String... rest) {
         List<String> arguments = new ArrayList<>(List.of(operation, millis(now)));
         arguments.addAll(List.of(rest));
-        return new Reply(redis.run(Script.ORDER, List.of(Keys.order(order)), arguments));
+        return arguments;
     }
 
     private static String nullToEmpty(String value) {

@@ -52,6 +52,7 @@ final class HotReservations {
     private final AbandonedReservations abandoned;
     private final InstancePresence presence;
     private final OpeningGate gate;
+    private final OneLineTrips oneLine;
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
@@ -59,6 +60,7 @@ final class HotReservations {
         this.giveUps = giveUps;
         this.presence = presence;
         this.gate = new OpeningGate(orders, presence);
+        this.oneLine = new OneLineTrips(redis, orders, lines);
         this.abandoned = new AbandonedReservations(orders, lines, loader, journal, redis, properties);
         this.replicas = replicas;
         this.orders = orders;
@@ -82,12 +84,18 @@ final class HotReservations {
         Instant holdEnds = command.commit() ? null : now.plus(command.ttl());
         String trace = command.caller().traceId() == null ? null : command.caller().traceId().value();
         Attempt attempt = presence.nextAttempt();
-        OpenReply opened = open(command, now, holdEnds, trace, attempt);
+        OneLineTrips.Opening opening = oneLine.apply(command) ? openAndReserve(command, now, holdEnds, trace, attempt,
+                epochs) : null;
+        OpenReply opened = opening == null ? open(command, now, holdEnds, trace, attempt)
+                : gate.through(command, now, holdEnds, trace, attempt, opening.opened());
+        // The line's reserve, made in the trip that opened the record (none if it did not open it).
+        ReserveReply first = opening != null && opening.reserved() != null ? opening.reserved() : null;
         if (opened instanceof OpenReply.Foreign || opened instanceof OpenReply.Done done && !current(done, epochs)) {
             // The record was made under another epoch, or another Redis history: the database's copy
             // replaces it.
             loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
             opened = open(command, now, holdEnds, trace, attempt);
+            first = null;
         }
         switch (opened) {
             case OpenReply.Cancelled cancelled -> { return new Refusal.OrderCancelled(order); }
@@ -103,7 +111,7 @@ final class HotReservations {
         }
         ReservationOutcome outcome;
         try {
-            outcome = reserveOpened(command, now, holdEnds, epochs, started, attempt);
+            outcome = reserveOpened(command, now, holdEnds, epochs, started, attempt, first);
         } catch (KnownToTheDatabase known) {
             return answerFromDatabase(command, now, holdEnds, trace, epochs, attempt);
         } catch (RuntimeException e) {
@@ -130,8 +138,24 @@ final class HotReservations {
         }
     }
 
+    /**
+     * One-line orders open the record and reserve in one trip where Redis allows it
+     * ({@link OneLineTrips}); null when the order's SKU is unknown (the usual steps refuse it).
+     */
+    private OneLineTrips.Opening openAndReserve(ReserveCommand command, Instant now, Instant holdEnds, String trace,
+            Attempt attempt, Map<SkuId, Long> epochs) {
+        SkuId sku = command.lines().getFirst().skuId();
+        OptionalInt bucketCount = database.bucketCount(sku);
+        if (bucketCount.isEmpty()) {
+            return null;
+        }
+        return oneLine.openAndReserve(command, now, holdEnds, trace, attempt, epochs.get(sku),
+                command.orderId().homeBucket(bucketCount.getAsInt()), bucketCount.getAsInt());
+    }
+
+    /** @param first the reply of the one line's reserve, made in the trip that opened the record; else null */
     private ReservationOutcome reserveOpened(ReserveCommand command, Instant now, Instant holdEnds,
-            Map<SkuId, Long> epochs, long started, Attempt attempt) {
+            Map<SkuId, Long> epochs, long started, Attempt attempt, ReserveReply first) {
         OrderId order = command.orderId();
         List<HotLines.Change> held = new ArrayList<>();
         Set<SkuId> resumed = new HashSet<>();
@@ -140,7 +164,7 @@ final class HotReservations {
             Refusal refusal;
             try {
                 refusal = reserveLine(command, line, now, holdEnds, epochs.get(line.skuId()), held, resumed,
-                        databaseAsked);
+                        databaseAsked, first);
             } catch (StaleOwner | KnownToTheDatabase e) {
                 abandoned.abandon(order, held, command.caller(), now, epochs, started, resumed, attempt);
                 throw e;
@@ -165,16 +189,16 @@ final class HotReservations {
 
     /** Reserves one line; returns null on success (recording the change) or the refusal. */
     private Refusal reserveLine(ReserveCommand command, StockLine line, Instant now, Instant holdEnds, long epoch,
-            List<HotLines.Change> held, Set<SkuId> resumed, boolean[] databaseAsked) {
+            List<HotLines.Change> held, Set<SkuId> resumed, boolean[] databaseAsked, ReserveReply first) {
         OptionalInt bucketCount = database.bucketCount(line.skuId());
         if (bucketCount.isEmpty()) {
             return new Refusal.UnknownSku(line.skuId());
         }
         int home = command.orderId().homeBucket(bucketCount.getAsInt());
         for (int attempt = 0; attempt < LINE_ATTEMPTS_MAX; attempt++) {
-            ReserveReply reply = lines.reserve(command.orderId(), line.skuId(), line.qty(), home,
-                    bucketCount.getAsInt(), command.commit(), command.fingerprint(), now, holdEnds, command.caller(),
-                    epoch, command.customerId(), databaseAsked[0]);
+            ReserveReply reply = attempt == 0 && first != null ? first : lines.reserve(command.orderId(),
+                    line.skuId(), line.qty(), home, bucketCount.getAsInt(), command.commit(), command.fingerprint(),
+                    now, holdEnds, command.caller(), epoch, command.customerId(), databaseAsked[0]);
             switch (reply) {
                 case ReserveReply.Made made -> {
                     held.add(made.change());
@@ -302,13 +326,11 @@ final class HotReservations {
             // The synchronous journal applies an order's events all or none: none of these applied.
             return abandoned.refusedByDatabase(command, held, events, outcomes, refused.get(), now, epochs, attempt);
         }
-        forget(earlier);
-        forget(held);
         List<ReservedLine> reserved = held.stream()
                 .map(change -> new ReservedLine(change.skuId(), quantity(command, change.skuId()), change.bucket()))
                 .toList();
         ReservationState state = command.commit() ? ReservationState.CONFIRMED : ReservationState.RESERVED;
-        switch (orders.close(order, state, reserved, epochs, now, attempt)) {
+        switch (forgetAndClose(command, earlier, held, state, reserved, epochs, now, attempt)) {
             case HotOrders.Closing.Cancelled cancelled -> {
                 log.info("order {} was cancelled while its reservation was being made", order);
                 return new Refusal.OrderCancelled(order);
@@ -353,6 +375,26 @@ final class HotReservations {
             case OpenReply.Foreign foreign -> new Refusal.Unavailable(true, "order " + order
                     + " is being restored from the database; retry");
         };
+    }
+
+    /**
+     * The changes are in the journal now: their outbox entries go, then the order's record closes;
+     * in one trip for a one-line order where Redis allows it ({@link OneLineTrips}).
+     */
+    private HotOrders.Closing forgetAndClose(ReserveCommand command, List<HotLines.Change> earlier,
+            List<HotLines.Change> held, ReservationState state, List<ReservedLine> reserved, Map<SkuId, Long> epochs,
+            Instant now, Attempt attempt) {
+        SkuId sku = command.lines().getFirst().skuId();
+        if (oneLine.apply(command) && java.util.stream.Stream.concat(earlier.stream(), held.stream())
+                .allMatch(change -> change.skuId().equals(sku))) {
+            List<String> journaled = new ArrayList<>();
+            earlier.forEach(change -> journaled.addAll(change.entryIds()));
+            held.forEach(change -> journaled.addAll(change.entryIds()));
+            return oneLine.forgetAndClose(command.orderId(), sku, journaled, state, reserved, epochs, now, attempt);
+        }
+        forget(earlier);
+        forget(held);
+        return orders.close(command.orderId(), state, reserved, epochs, now, attempt);
     }
 
     /** The changes are in the journal now: their outbox entries go, ahead of the order's close. */

@@ -35,8 +35,16 @@ final class OpeningGate {
      * by an attempt of an instance gone from Redis (killed) is taken over at once.
      */
     OpenReply open(ReserveCommand command, Instant now, Instant holdEnds, String trace, Attempt attempt) {
-        OpenReply opened = orders.open(command.orderId(), command.fingerprint(), command.lines(), now, holdEnds, trace,
-                command.customerId(), attempt, "");
+        return through(command, now, holdEnds, trace, attempt, orders.open(command.orderId(), command.fingerprint(),
+                command.lines(), now, holdEnds, trace, command.customerId(), attempt, ""));
+    }
+
+    /**
+     * The gate's answer given OPEN's first one ({@code opened}, from {@link #open} or from a script
+     * that opens among its steps): a BUSY record is waited at as {@link #open} says.
+     */
+    OpenReply through(ReserveCommand command, Instant now, Instant holdEnds, String trace, Attempt attempt,
+            OpenReply opened) {
         long deadline = System.nanoTime() + BUSY_WAIT_MAX.toNanos();
         int waits = 0;
         String checked = null;

@@ -26,7 +26,11 @@ enum Script {
     RESTORE_LINE("restore_line.lua", true),
     LINE("line.lua", true),
     OUTBOX("outbox.lua", true),
-    ORDER("order.lua", true);
+    ORDER("order.lua", true),
+    /** OPEN, then reserve.lua for the one line, where one script may touch two hash slots. */
+    OPEN_RESERVE("open_reserve.lua", "order.lua", "reserve.lua"),
+    /** The journaled entries' forget, then CLOSE, where one script may touch two hash slots. */
+    FORGET_CLOSE("forget_close.lua", "order.lua");
 
     /** The fence put before the scripts that read or change a SKU's copy. */
     static final String HISTORY_FENCE = "history.lua";
@@ -39,9 +43,30 @@ enum Script {
     /** @param fenced whether the script reads or changes a SKU's copy, and so starts with the history fence */
     Script(String file, boolean fenced) {
         this.file = file;
-        this.tag = file.substring(0, file.length() - ".lua".length());
+        this.tag = tag(file);
         this.body = fenced ? read(HISTORY_FENCE) + read(file) : read(file);
         this.sha = sha1(body);
+    }
+
+    /**
+     * A script made of others' steps: each part becomes a function of the composed script,
+     * {@code sg_<name>(KEYS, ARGV)} (order.lua is {@code sg_order}), which the file calls with the
+     * keys and arguments that part's own header names. One history fence serves them all.
+     */
+    Script(String file, String... parts) {
+        this.file = file;
+        this.tag = tag(file);
+        StringBuilder composed = new StringBuilder(read(HISTORY_FENCE));
+        for (String part : parts) {
+            composed.append("local function sg_").append(tag(part)).append("(KEYS, ARGV)\n").append(read(part))
+                    .append("\nend\n");
+        }
+        this.body = composed.append(read(file)).toString();
+        this.sha = sha1(body);
+    }
+
+    private static String tag(String file) {
+        return file.substring(0, file.length() - ".lua".length());
     }
 
     /** How observations and metrics name the script: the file's name without {@code .lua}. */

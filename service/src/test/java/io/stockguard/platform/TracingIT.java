@@ -139,7 +139,8 @@ class TracingIT {
                     .contains("00-" + trace + "-" + http.getSpanId() + "-01");
             assertThat(spans).as("Redis script spans").anySatisfy(span -> {
                 assertThat(span.getName()).isEqualTo("stockguard.redis.script");
-                assertThat(span.getAttributes().get(SCRIPT)).isEqualTo("reserve");
+                // A one-line order on a single Redis opens its record and reserves in one script.
+                assertThat(span.getAttributes().get(SCRIPT)).isEqualTo("open_reserve");
             });
             SpanData send = only(spans, span -> span.getName().equals("stockguard.journal.send"), "the Kafka send");
             assertThat(send.getKind()).isEqualTo(SpanKind.PRODUCER);
@@ -239,7 +240,7 @@ class TracingIT {
 
             // The observations are timers all the same, under the names operations.md gives.
             String metrics = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
-            assertThat(metrics).contains("stockguard_redis_script_seconds_count{error=\"none\",script=\"reserve\"}",
+            assertThat(metrics).contains("stockguard_redis_script_seconds_count{error=\"none\",script=\"open_reserve\"}",
                     "stockguard_journal_send_seconds_count{error=\"none\"}",
                     "stockguard_journal_apply_seconds_count{error=\"none\",journal=\"kafka\"}");
             // Timers only: no long-task timer per observation (a second meter look-up on each).
