@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -385,7 +386,7 @@ final class HotReservations {
             List<HotLines.Change> held, ReservationState state, List<ReservedLine> reserved, Map<SkuId, Long> epochs,
             Instant now, Attempt attempt) {
         SkuId sku = command.lines().getFirst().skuId();
-        if (oneLine.apply(command) && java.util.stream.Stream.concat(earlier.stream(), held.stream())
+        if (oneLine.apply(command) && Stream.concat(earlier.stream(), held.stream())
                 .allMatch(change -> change.skuId().equals(sku))) {
             List<String> journaled = new ArrayList<>();
             earlier.forEach(change -> journaled.addAll(change.entryIds()));

@@ -6,8 +6,10 @@ import io.stockguard.journal.Journal;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.platform.QueryPipeline;
 import io.stockguard.reservation.Ownership;
+import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -172,7 +174,7 @@ final class JournalApplier implements EventApplier {
      * reserved after the SKUs were read) is left to that SKU's owner.
      */
     private void settleLinesHandedBack(Set<SkuId> elsewhere, Map<SkuId, Ownership> owners,
-            Map<OrderId, Map<SkuId, io.stockguard.reservation.ReservedLine>> lines) {
+            Map<OrderId, Map<SkuId, ReservedLine>> lines) {
         if (elsewhere.isEmpty()) {
             return;
         }
@@ -180,7 +182,7 @@ final class JournalApplier implements EventApplier {
         lines.values().forEach(of -> onLines.addAll(of.keySet()));
         for (SkuId sku : elsewhere) {
             if (onLines.contains(sku) && owners.get(sku) instanceof Ownership.Database) {
-                unsettled.settle(sku, java.time.Instant.now(), owed -> applyInTransaction(owed, false, false));
+                unsettled.settle(sku, Instant.now(), owed -> applyInTransaction(owed, false, false));
             }
         }
     }

@@ -143,6 +143,44 @@ class AppendedJournalIT {
         assertThat(LedgerChecks.totals(service.jdbc(), sku).reserved()).isEqualTo(2);
     }
 
+    /**
+     * The applier behind this journal, on both databases: an order whose other line's SKU was
+     * handed back to the database (its drain found the order still reserved, so nothing to settle)
+     * is moved by a later expiry, and the transaction that moves it settles that line too.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TestDatabase.Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void anOrderMovedAfterItsOtherSkuWasHandedBackSettlesThatLine(TestDatabase.Kind kind) {
+        RunningService service = on(kind);
+        StockGuardClient client = service.client();
+        String first = Ids.sku("moving");
+        String second = Ids.sku("handed-back");
+        client.putSku(first, 10, 1);
+        client.putSku(second, 10, 1);
+        String order = Ids.order("expired-late");
+        assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
+                .status()).isEqualTo(201);
+        service.awaitJournalApplied(first, second);
+        OwnershipStore ownership = service.bean(OwnershipStore.class);
+        long epoch = Long.parseLong(hot.redis().hget("sg:{" + second + "}:m", "epoch"));
+        ownership.takeOver(SkuId.of(second), epoch, Instant.now());
+        assertThat(ownership.finishDrain(SkuId.of(second), Instant.now(), Duration.ZERO, () -> true))
+                .isInstanceOf(io.stockguard.reservation.Ownership.Moved.class);
+
+        List<EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class).apply(List.of(
+                StockEvents.expire(OrderId.of(order), SkuId.of(first), 0, 2,
+                        new StockEvents.Context(null, "test", Instant.now()))), false);
+
+        assertThat(outcomes).containsExactly(EventOutcome.Settled.APPLIED);
+        assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                order)).isEqualTo("EXPIRED");
+        assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).as("the handed-back line returned its units")
+                .isZero();
+        assertThat(service.jdbc().queryForObject("SELECT actor FROM stock_event WHERE order_id = ? AND sku_id = ? "
+                + "AND op = 'EXPIRE'", String.class, order, second)).isEqualTo("stockguard:hand-over");
+        LedgerChecks.assertCountersMatchJournal(service.jdbc(), second);
+    }
+
     @ParameterizedTest
     @EnumSource(value = TestDatabase.Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void anEntryThatCannotBeAppliedIsSetAsideAndTheJournalGoesOn(TestDatabase.Kind kind) {
