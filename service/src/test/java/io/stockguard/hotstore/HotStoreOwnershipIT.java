@@ -8,6 +8,7 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testing.TwoLineOrder;
 import io.stockguard.testkit.KafkaCluster;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
@@ -397,19 +398,12 @@ class HotStoreOwnershipIT {
         @Test
         void aLineWhoseSettlementWasFencedAfterAnotherLineMovedTheOrderIsSettledAtTheHandOver() {
             StockGuardClient client = service.client();
-            String first = Ids.sku("settled-line");
-            String second = Ids.sku("fenced-line");
-            client.putSku(first, 10, 1);
-            client.putSku(second, 10, 1);
-            String order = Ids.order("half-expired");
-            assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
-                    .status()).isEqualTo(201);
-            service.awaitJournalApplied(first, second);
+            TwoLineOrder made = TwoLineOrder.reserved(service, "half-expired");
+            String first = made.first();
+            String second = made.second();
+            String order = made.order();
             // The first line's expiry reaches the database; the second line's never does.
-            List<io.stockguard.journal.EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class)
-                    .apply(List.of(io.stockguard.journal.StockEvents.expire(io.stockguard.stock.OrderId.of(order),
-                            io.stockguard.stock.SkuId.of(first), 0, 2, new io.stockguard.journal.StockEvents.Context(
-                                    null, "test", java.time.Instant.now()))), true);
+            List<io.stockguard.journal.EventOutcome> outcomes = made.expireFirstLine(service, true);
             assertThat(outcomes).containsExactly(io.stockguard.journal.EventOutcome.Settled.APPLIED);
             assertThat(state(order)).isEqualTo("EXPIRED");
             assertThat(LedgerChecks.totals(service.jdbc(), second).reserved()).as("the second line still holds")
@@ -444,14 +438,10 @@ class HotStoreOwnershipIT {
         @Test
         void aLineOnASkuAlreadyHandedBackIsSettledWhenAnotherLineMovesTheOrder() {
             StockGuardClient client = service.client();
-            String first = Ids.sku("moving-line");
-            String second = Ids.sku("handed-back-line");
-            client.putSku(first, 10, 1);
-            client.putSku(second, 10, 1);
-            String order = Ids.order("expired-late");
-            assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
-                    .status()).isEqualTo(201);
-            service.awaitJournalApplied(first, second);
+            TwoLineOrder made = TwoLineOrder.reserved(service, "expired-late");
+            String first = made.first();
+            String second = made.second();
+            String order = made.order();
             service.bean(HandOver.class).takeOver(io.stockguard.stock.SkuId.of(second), hotEpoch(second),
                     "a copy of another Redis history");
             assertThat(service.jdbc().queryForObject("SELECT owner FROM sku WHERE sku_id = ?", String.class, second))
@@ -459,10 +449,7 @@ class HotStoreOwnershipIT {
             assertThat(state(order)).isEqualTo("RESERVED");
 
             // The first line's expiry reaches the database only now.
-            List<io.stockguard.journal.EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class)
-                    .apply(List.of(io.stockguard.journal.StockEvents.expire(io.stockguard.stock.OrderId.of(order),
-                            io.stockguard.stock.SkuId.of(first), 0, 2, new io.stockguard.journal.StockEvents.Context(
-                                    null, "test", java.time.Instant.now()))), false);
+            List<io.stockguard.journal.EventOutcome> outcomes = made.expireFirstLine(service, false);
             assertThat(outcomes).containsExactly(io.stockguard.journal.EventOutcome.Settled.APPLIED);
             assertThat(state(order)).isEqualTo("EXPIRED");
             LedgerChecks.Counters counters = LedgerChecks.totals(service.jdbc(), second);

@@ -15,6 +15,7 @@ import io.stockguard.testing.Ids;
 import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
+import io.stockguard.testing.TwoLineOrder;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
 import java.nio.charset.StandardCharsets;
@@ -152,24 +153,16 @@ class AppendedJournalIT {
     @EnumSource(value = TestDatabase.Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void anOrderMovedAfterItsOtherSkuWasHandedBackSettlesThatLine(TestDatabase.Kind kind) {
         RunningService service = on(kind);
-        StockGuardClient client = service.client();
-        String first = Ids.sku("moving");
-        String second = Ids.sku("handed-back");
-        client.putSku(first, 10, 1);
-        client.putSku(second, 10, 1);
-        String order = Ids.order("expired-late");
-        assertThat(client.reserve(order, new StockGuardClient.Line(first, 2), new StockGuardClient.Line(second, 3))
-                .status()).isEqualTo(201);
-        service.awaitJournalApplied(first, second);
+        TwoLineOrder made = TwoLineOrder.reserved(service, "expired-late");
+        String second = made.second();
+        String order = made.order();
         OwnershipStore ownership = service.bean(OwnershipStore.class);
         long epoch = Long.parseLong(hot.redis().hget("sg:{" + second + "}:m", "epoch"));
         ownership.takeOver(SkuId.of(second), epoch, Instant.now());
         assertThat(ownership.finishDrain(SkuId.of(second), Instant.now(), Duration.ZERO, () -> true))
                 .isInstanceOf(io.stockguard.reservation.Ownership.Moved.class);
 
-        List<EventOutcome> outcomes = service.bean(io.stockguard.journal.EventApplier.class).apply(List.of(
-                StockEvents.expire(OrderId.of(order), SkuId.of(first), 0, 2,
-                        new StockEvents.Context(null, "test", Instant.now()))), false);
+        List<EventOutcome> outcomes = made.expireFirstLine(service, false);
 
         assertThat(outcomes).containsExactly(EventOutcome.Settled.APPLIED);
         assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
