@@ -201,6 +201,16 @@ public final class StockGuardClient implements AutoCloseable {
         return result.failure() != null ? result.failure() : result.value();
     }
 
+    /**
+     * What a product page shows of a SKU: available units, mode and whether it sells, at most the
+     * service's {@code availability-max-age} old (50 ms unless set). For the live, full stock: {@link #stock}.
+     */
+    public AvailabilityOutcome availability(String skuId) {
+        Result<Availability> result = exchange("GET", SKUS + Ids.require("skuId", skuId) + "/availability", null,
+                Availability.class);
+        return result.failure() != null ? result.failure() : result.value();
+    }
+
     @Override
     public void close() {
         http.close();

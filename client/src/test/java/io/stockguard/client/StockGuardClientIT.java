@@ -92,6 +92,27 @@ class StockGuardClientIT {
     }
 
     @Test
+    void aProductPagesAvailabilityShowsWhatSellsAndAnUnknownSkuIsRefused() {
+        String sku = "CLIENT-IT-PAGE-1";
+        createSku(sku, 2);
+        assertThat(client.availability(sku)).isInstanceOfSatisfying(Availability.class, page -> {
+            assertThat(page.available()).isEqualTo(2);
+            assertThat(page.mode()).isEqualTo(SkuMode.NORMAL);
+            assertThat(page.sellable()).isTrue();
+            assertThat(page.maxAgeMillis()).as("the service's bound, 50 ms unless set").isEqualTo(50);
+        });
+        assertThat(client.reserve("client-it-page-1", List.of(Line.of(sku, 2)), Duration.ofMinutes(10)))
+                .isInstanceOf(Reserved.class);
+        assertThat(client.availability(sku)).as("a change this instance acknowledged shows at once")
+                .isInstanceOfSatisfying(Availability.class, page -> {
+                    assertThat(page.available()).isZero();
+                    assertThat(page.sellable()).isFalse();
+                });
+        assertThat(client.availability("CLIENT-IT-PAGE-NONE")).isInstanceOfSatisfying(Refused.class,
+                refused -> assertThat(refused.code()).isEqualTo("UNKNOWN_SKU"));
+    }
+
+    @Test
     void aCustomersOrdersStopAtTheSkusLimitWithTheNumbersInTheRefusal() {
         String sku = "CLIENT-IT-LIMIT-1";
         createSku(sku, 10);

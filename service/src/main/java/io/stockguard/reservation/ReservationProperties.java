@@ -24,6 +24,13 @@ import org.springframework.validation.annotation.Validated;
  *     exists, so the cache is only a bound on memory
  * @param coalescing how the database ledger combines concurrent reservations into one transaction
  * @param extension whether and how far a held order's hold may be extended
+ * @param availabilityMaxAge how old a product page's stock read ({@code GET
+ *     /api/v1/skus/{id}/availability}) may be: queries of a SKU within this long of a store read
+ *     share it, so the second wave of a sale (shoppers refreshing a sold-out page) costs the store
+ *     one read per SKU and period instead of one per query. A SKU sold out through any instance
+ *     reads sold out on every instance within this long plus one read; a change acknowledged by
+ *     this instance shows at once on it. 0 reads the store every time; at most 1s. The full stock
+ *     read ({@code GET /api/v1/skus/{id}}) is always read live
  */
 @Validated
 @ConfigurationProperties("stockguard.reservation")
@@ -34,9 +41,12 @@ public record ReservationProperties(
         @Min(1) @Max(10) @DefaultValue("3") int lockRetries,
         @Min(1_000) @Max(10_000_000) @DefaultValue("1000000") int bucketCacheSize,
         @NotNull @Valid @DefaultValue Coalescing coalescing,
-        @NotNull @Valid @DefaultValue Extension extension) {
+        @NotNull @Valid @DefaultValue Extension extension,
+        @NotNull @DefaultValue("50ms") Duration availabilityMaxAge) {
 
     public ReservationProperties {
+        requireBetween("stockguard.reservation.availability-max-age", availabilityMaxAge, Duration.ZERO,
+                Duration.ofSeconds(1));
         requireBetween("stockguard.reservation.default-ttl", defaultTtl, Duration.ofSeconds(1), Duration.ofDays(7));
         requireBetween("stockguard.reservation.expiry-sweep-interval", expirySweepInterval,
                 Duration.ofMillis(100), Duration.ofMinutes(10));

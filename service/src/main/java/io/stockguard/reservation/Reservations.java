@@ -6,7 +6,9 @@ import io.stockguard.platform.Caller;
 import io.stockguard.platform.InvalidRequestException;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
+import io.stockguard.stock.StockLine;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -30,23 +32,29 @@ public class Reservations {
     private final StockLedger ledger;
     private final ReservationProperties properties;
     private final MeterRegistry meters;
+    private final AvailabilityReads availability;
 
     Reservations(StockLedger ledger, ReservationProperties properties, MeterRegistry meters) {
         this.ledger = ledger;
         this.properties = properties;
         this.meters = meters;
+        this.availability = new AvailabilityReads(ledger::stock, properties.availabilityMaxAge());
     }
 
     public ReservationOutcome reserve(ReserveCommand command) {
-        return measured("reserve", () -> ledger.reserve(command));
+        ReservationOutcome outcome = measured("reserve", () -> ledger.reserve(command));
+        if (mayHaveChanged(outcome)) {
+            availability.changed(command.lines().stream().map(StockLine::skuId).toList());
+        }
+        return outcome;
     }
 
     public OrderOutcome confirm(OrderId orderId, Caller caller) {
-        return measured("confirm", () -> ledger.confirm(orderId, caller));
+        return changedOrder(measured("confirm", () -> ledger.confirm(orderId, caller)));
     }
 
     public OrderOutcome cancel(OrderId orderId, Caller caller) {
-        return measured("cancel", () -> ledger.cancel(orderId, caller));
+        return changedOrder(measured("cancel", () -> ledger.cancel(orderId, caller)));
     }
 
     /** Extends a held order's hold, within {@code stockguard.reservation.extension.*}. */
@@ -73,11 +81,28 @@ public class Reservations {
     }
 
     public StockChangeOutcome apply(StockCommand command) {
-        return measured(operationOf(command), () -> ledger.apply(command));
+        StockChangeOutcome outcome = measured(operationOf(command), () -> ledger.apply(command));
+        if (mayHaveChanged(outcome)) {
+            availability.changed(List.of(command.skuId()));
+        }
+        return outcome;
     }
 
+    /** The SKU's stock as the store has it now: for people and systems that act on it. */
     public Optional<SkuStockView> stock(SkuId skuId) {
         return ledger.stock(skuId);
+    }
+
+    /**
+     * The SKU's stock for a product page: at most {@code stockguard.reservation.availability-max-age}
+     * old, and showing every change this instance acknowledged before the query ({@link AvailabilityReads}).
+     */
+    public Optional<SkuStockView> availability(SkuId skuId) {
+        return availability.get(skuId);
+    }
+
+    public Duration availabilityMaxAge() {
+        return availability.maxAge();
     }
 
     public Optional<ReservationView> reservation(OrderId orderId) {
@@ -86,6 +111,22 @@ public class Reservations {
 
     public Duration defaultTtl() {
         return properties.defaultTtl();
+    }
+
+    /** Whether an operation that answered this may have changed stock: anything but a refusal that applied nothing. */
+    private static boolean mayHaveChanged(Object outcome) {
+        return !(outcome instanceof Refusal refusal)
+                || refusal instanceof Refusal.Unavailable unavailable && unavailable.outcomeUnknown();
+    }
+
+    /** A confirm or cancel: its order's SKUs changed, or any SKU when its outcome is unknown. */
+    private OrderOutcome changedOrder(OrderOutcome outcome) {
+        if (outcome instanceof OrderOutcome.Updated updated) {
+            availability.changed(updated.reservation().lines().stream().map(ReservedLine::skuId).toList());
+        } else if (mayHaveChanged(outcome)) {
+            availability.changedAll();
+        }
+        return outcome;
     }
 
     private <T> T measured(String operation, Supplier<T> call) {

@@ -94,6 +94,8 @@ class BadInputIT {
                 raw("SKU id too long in path", "GET", "/api/v1/skus/" + "s".repeat(65), null, 400,
                         "INVALID_REQUEST"),
                 raw("bad characters in path", "GET", "/api/v1/skus/a%20b", null, 400, "INVALID_REQUEST"),
+                raw("SKU id too long in a product page's path", "GET", "/api/v1/skus/" + "s".repeat(65)
+                        + "/availability", null, 400, "INVALID_REQUEST"),
                 raw("unknown route", "POST", "/api/v1/reservationz", "{}", 404, "NOT_FOUND"),
                 raw("wrong method", "DELETE", "/api/v1/reservations", null, 405, "METHOD_NOT_ALLOWED"));
     }

@@ -57,7 +57,7 @@ class ExpirySweeperTest {
     private static ExpirySweeper sweeper(StockLedger ledger) {
         ReservationProperties properties = new ReservationProperties(Duration.ofMinutes(15), Duration.ofSeconds(1),
                 PAGE, 3, 1_000_000, new ReservationProperties.Coalescing(true, 256, 64, Duration.ofSeconds(5)),
-                new ReservationProperties.Extension(true, Duration.ofHours(1)));
+                new ReservationProperties.Extension(true, Duration.ofHours(1)), Duration.ofMillis(50));
         return new ExpirySweeper(ledger, properties, new ThreadPoolTaskScheduler(), Clock.fixed(NOW, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
     }

@@ -3,6 +3,7 @@ package io.stockguard.reservation.web;
 import io.stockguard.reservation.BucketView;
 import io.stockguard.reservation.ReservationView;
 import io.stockguard.reservation.SkuStockView;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -65,6 +66,18 @@ final class Dtos {
                     view.sold(), view.mode().name(), view.modeReason(), view.modeChangedBy(), view.modeChangedAt(),
                     view.safetyStock(), view.bucketCount(), view.buckets().stream().map(BucketResponse::of).toList(),
                     view.terms().limitPerCustomer(), view.terms().lowStockThreshold());
+        }
+    }
+
+    /**
+     * A product page's stock: what may be sold now, read at most {@code maxAgeMillis} before the
+     * query (the full stock read is {@link StockResponse}).
+     */
+    record AvailabilityResponse(String skuId, long available, String mode, boolean sellable, long maxAgeMillis) {
+
+        static AvailabilityResponse of(SkuStockView view, Duration maxAge) {
+            return new AvailabilityResponse(view.skuId().value(), view.available(), view.mode().name(),
+                    view.mode().sells() && view.available() > 0, maxAge.toMillis());
         }
     }
 

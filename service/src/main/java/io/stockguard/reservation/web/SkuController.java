@@ -65,6 +65,22 @@ class SkuController {
                 .orElseThrow(() -> Refusals.toProblem(new Refusal.UnknownSku(id)));
     }
 
+    @GetMapping("/{skuId}/availability")
+    @Operation(summary = "What a product page shows: available units, mode and whether the SKU sells, at most "
+            + "stockguard.reservation.availability-max-age old (50 ms unless set)",
+            description = "Queries of a SKU share store reads for that long, so a sale's second wave of page "
+                    + "refreshes does not load the store. A change acknowledged by this instance shows at once; "
+                    + "one made through another instance within maxAgeMillis. For the live, full stock, read "
+                    + "GET /api/v1/skus/{skuId}.")
+    @ApiResponse(responseCode = "200", description = "The SKU's availability")
+    @ApiResponse(responseCode = "404", description = "UNKNOWN_SKU: no SKU with this id")
+    Dtos.AvailabilityResponse availability(@PathVariable String skuId) {
+        SkuId id = SkuId.of(skuId);
+        return reservations.availability(id).map(view -> Dtos.AvailabilityResponse.of(view,
+                        reservations.availabilityMaxAge()))
+                .orElseThrow(() -> Refusals.toProblem(new Refusal.UnknownSku(id)));
+    }
+
     @PostMapping(path = "/{skuId}/restock", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Add received goods to a SKU's total; idempotent by requestId when given")
     Dtos.StockChangeResponse restock(@PathVariable String skuId, @RequestBody Dtos.RestockRequest body,
