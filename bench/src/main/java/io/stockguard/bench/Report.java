@@ -70,7 +70,7 @@ final class Report {
     /**
      * The run with the median attempts per second (its own latencies and counts with it): a real
      * run, not a mix of figures from different runs. Correctness counts (oversold, unaccounted,
-     * false sold-outs) are the worst seen in any repetition, so one bad run is never hidden.
+     * false sold-outs, ghost reads) are the worst seen in any repetition, so one bad run is never hidden.
      */
     static RunResult median(List<RunResult> runs) {
         List<RunResult> sorted = runs.stream()
@@ -80,22 +80,26 @@ final class Report {
         long unaccounted = runs.stream().mapToLong(RunResult::unaccountedUnits)
                 .reduce(0, (a, b) -> Math.abs(b) > Math.abs(a) ? b : a);
         long falseSoldOuts = runs.stream().mapToLong(RunResult::falseSoldOuts).max().orElse(0);
+        long ghostReads = runs.stream().mapToLong(RunResult::ghostReads).max().orElse(0);
         double soldPerSecond = runs.stream().mapToDouble(RunResult::soldPerSecond).sorted()
                 .skip(runs.size() / 2).findFirst().orElse(0);
         return new RunResult(median.scenario(), median.contender(), median.family(), median.clients(),
                 median.attempts(), median.sold(), median.soldOut(), median.gaveUp(), median.errors(), median.retries(),
                 median.reads(), median.seconds(), median.stoppedEarly(), median.attemptsPerSecond(), soldPerSecond,
                 median.readsPerSecond(), median.p50Millis(), median.p99Millis(), median.p999Millis(),
-                median.readP99Millis(), oversold, unaccounted, falseSoldOuts, median.percentOfCeiling(),
+                median.readP99Millis(), oversold, unaccounted, falseSoldOuts, ghostReads, median.percentOfCeiling(),
                 runs.stream().map(RunResult::attemptsPerSecond).toList(),
                 runs.stream().map(RunResult::soldPerSecond).toList(), median.notes());
     }
 
     static String line(RunResult r) {
         return String.format(Locale.ROOT, "  %-24s %4d clients  %9.0f att/s  %8.0f sold/s  p99 %7.2f ms  "
-                        + "oversold %6d  unaccounted %6d  false sold-outs %6d  gave up %6d  errors %d%s",
+                        + "oversold %6d  unaccounted %6d  false sold-outs %6d  gave up %6d  errors %d%s%s",
                 r.contender(), r.clients(), r.attemptsPerSecond(), r.soldPerSecond(), r.p99Millis(), r.oversoldUnits(),
-                r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.errors(), r.stoppedEarly() ? "  (time limit)" : "");
+                r.unaccountedUnits(), r.falseSoldOuts(), r.gaveUp(), r.errors(),
+                r.reads() == 0 ? "" : String.format(Locale.ROOT, "  reads %.0f/s p99 %.2f ms ghost %d",
+                        r.readsPerSecond(), r.readP99Millis(), r.ghostReads()),
+                r.stoppedEarly() ? "  (time limit)" : "");
     }
 
     static String table(List<RunResult> results) {

@@ -11,6 +11,9 @@ import java.util.List;
  * @param unaccountedUnits units the store lost track of: (stock − remaining) − sold; non-zero means
  *     the store and the customers disagree (lost updates)
  * @param falseSoldOuts refusals of a SKU that still had stock when the run ended
+ * @param ghostReads stock queries that showed units available although they were sent more than
+ *     {@link Runner#GHOST_AFTER} after a refusal had said the SKU was sold out (no stock returns
+ *     during a run, so such an answer is older than that): a product page still selling what is gone
  * @param percentOfCeiling attempts/s as a share of the bare Lua decrement in the same run, or -1
  * @param attemptsPerSecondRepeats attempts/s of every repetition, in the order run (the figures
  *     above are the median repetition's): their spread says how noisy the machine was
@@ -41,6 +44,7 @@ public record RunResult(
         long oversoldUnits,
         long unaccountedUnits,
         long falseSoldOuts,
+        long ghostReads,
         double percentOfCeiling,
         List<Double> attemptsPerSecondRepeats,
         List<Double> soldPerSecondRepeats,
@@ -54,14 +58,14 @@ public record RunResult(
     RunResult withPercentOfCeiling(double percent) {
         return new RunResult(scenario, contender, family, clients, attempts, sold, soldOut, gaveUp, errors, retries,
                 reads, seconds, stoppedEarly, attemptsPerSecond, soldPerSecond, readsPerSecond, p50Millis, p99Millis,
-                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, percent,
+                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, ghostReads, percent,
                 attemptsPerSecondRepeats, soldPerSecondRepeats, notes);
     }
 
     RunResult withNotes(String text) {
         return new RunResult(scenario, contender, family, clients, attempts, sold, soldOut, gaveUp, errors, retries,
                 reads, seconds, stoppedEarly, attemptsPerSecond, soldPerSecond, readsPerSecond, p50Millis, p99Millis,
-                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, percentOfCeiling,
+                p999Millis, readP99Millis, oversoldUnits, unaccountedUnits, falseSoldOuts, ghostReads, percentOfCeiling,
                 attemptsPerSecondRepeats, soldPerSecondRepeats, text);
     }
 

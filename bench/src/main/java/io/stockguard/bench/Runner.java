@@ -20,6 +20,13 @@ final class Runner {
 
     /** Latencies above a minute are recorded as a minute. */
     private static final long LATENCY_MAX_NANOS = Duration.ofMinutes(1).toNanos();
+    /**
+     * A stock query sent this long after a refusal said its SKU was sold out must show it sold out:
+     * every instance is to see a sell-out within 100 ms.
+     */
+    static final Duration GHOST_AFTER = Duration.ofMillis(100);
+    /** Stock queries per client whose "available" answer is kept to be judged; past it they are not judged. */
+    private static final int JUDGED_READS_MAX = 1_000_000;
 
     private final Duration timeLimit;
     private final Duration warmUp;
@@ -50,6 +57,22 @@ final class Runner {
         long retries;
         long lastSaleNanos;
         Exception firstError;
+        /** Per query that showed units available: when it was sent, and its SKU's index. */
+        long[] availableSentAt = new long[1024];
+        int[] availableSku = new int[1024];
+        int availableReads;
+
+        void showedAvailable(long sentAt, int sku) {
+            if (availableReads == JUDGED_READS_MAX) {
+                return;
+            }
+            if (availableReads == availableSentAt.length) {
+                availableSentAt = java.util.Arrays.copyOf(availableSentAt, availableReads * 2);
+                availableSku = java.util.Arrays.copyOf(availableSku, availableReads * 2);
+            }
+            availableSentAt[availableReads] = sentAt;
+            availableSku[availableReads++] = sku;
+        }
     }
 
     /** @param round the repetition, for the profile's name */
@@ -69,6 +92,11 @@ final class Runner {
         int[] plan = scenario.plan();
         AtomicInteger next = new AtomicInteger();
         AtomicLongArray soldOutBySku = new AtomicLongArray(catalogue.size());
+        // Per SKU, when the first refusal for want of stock was answered (Long.MAX_VALUE: none).
+        AtomicLongArray firstSoldOut = new AtomicLongArray(catalogue.size());
+        for (int s = 0; s < catalogue.size(); s++) {
+            firstSoldOut.set(s, Long.MAX_VALUE);
+        }
         // Order ids unique across runs and short enough for every store's limit (64 characters).
         String orderPrefix = runId + "-" + runs.incrementAndGet() + "-";
         List<ClientTally> tallies = new ArrayList<>();
@@ -81,7 +109,7 @@ final class Runner {
             List<Future<ClientTally>> futures = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
                 futures.add(pool.submit(() -> client(contender, catalogue, plan, next, deadline, orderPrefix,
-                        soldOutBySku)));
+                        soldOutBySku, firstSoldOut)));
             }
             try {
                 for (Future<ClientTally> future : futures) {
@@ -93,23 +121,27 @@ final class Runner {
             }
             seconds = (System.nanoTime() - started) / 1e9;
         }
-        return summarise(scenario, contender, clients, catalogue, tallies, soldOutBySku, started, seconds,
-                next.get() < plan.length);
+        return summarise(scenario, contender, clients, catalogue, tallies, soldOutBySku, firstSoldOut, started,
+                seconds, next.get() < plan.length);
     }
 
     private static ClientTally client(Contender contender, Catalogue catalogue, int[] plan, AtomicInteger next,
-            long deadline, String orderPrefix, AtomicLongArray soldOutBySku) throws Exception {
+            long deadline, String orderPrefix, AtomicLongArray soldOutBySku, AtomicLongArray firstSoldOut)
+            throws Exception {
         ClientTally tally = new ClientTally();
         try (Contender.Session session = contender.open()) {
             int i;
             while ((i = next.getAndIncrement()) < plan.length && System.nanoTime() < deadline) {
                 int entry = plan[i];
                 boolean read = entry < 0;
-                String sku = catalogue.skus().get(read ? -1 - entry : entry);
+                int skuIndex = read ? -1 - entry : entry;
+                String sku = catalogue.skus().get(skuIndex);
                 long start = System.nanoTime();
                 if (read) {
                     try {
-                        session.read(sku);
+                        if (session.read(sku) > 0) {
+                            tally.showedAvailable(start, skuIndex);
+                        }
                     } catch (Exception e) {
                         tally.errors++;
                         tally.firstError = tally.firstError == null ? e : tally.firstError;
@@ -137,6 +169,7 @@ final class Runner {
                     case SOLD_OUT -> {
                         tally.soldOut++;
                         soldOutBySku.incrementAndGet(entry);
+                        firstSoldOut.accumulateAndGet(entry, end, Math::min);
                     }
                     case GAVE_UP -> tally.gaveUp++;
                     case ERROR -> tally.errors++;
@@ -147,8 +180,8 @@ final class Runner {
     }
 
     private static RunResult summarise(Scenario scenario, Contender contender, int clients, Catalogue catalogue,
-            List<ClientTally> tallies, AtomicLongArray soldOutBySku, long started, double seconds,
-            boolean stoppedEarly) throws Exception {
+            List<ClientTally> tallies, AtomicLongArray soldOutBySku, AtomicLongArray firstSoldOut, long started,
+            double seconds, boolean stoppedEarly) throws Exception {
         Histogram reservations = new Histogram(LATENCY_MAX_NANOS, 3);
         Histogram reads = new Histogram(LATENCY_MAX_NANOS, 3);
         long sold = 0;
@@ -181,6 +214,19 @@ final class Runner {
                 falseSoldOuts += soldOutBySku.get(s);
             }
         }
+        // A refusal of a SKU that still has stock at the end was false (no stock returns during a run):
+        // queries after it that showed units were right. Only a SKU that sold out is judged.
+        long ghostReads = 0;
+        for (ClientTally tally : tallies) {
+            for (int r = 0; r < tally.availableReads; r++) {
+                int sku = tally.availableSku[r];
+                long soldOutAt = firstSoldOut.get(sku);
+                if (remaining[sku] == 0 && soldOutAt != Long.MAX_VALUE
+                        && tally.availableSentAt[r] - soldOutAt > GHOST_AFTER.toNanos()) {
+                    ghostReads++;
+                }
+            }
+        }
         // A scenario of stock queries only has no reservation to count: its row counts the queries
         // instead (attempts/s is queries/s, the latencies are theirs), so reads compare with reservations.
         Histogram counted = scenario.readsOnly() ? reads : reservations;
@@ -191,7 +237,7 @@ final class Runner {
                 attempts / seconds, sold == 0 ? 0 : sold / sellSeconds, reads.getTotalCount() / seconds,
                 millis(counted, 50), millis(counted, 99), millis(counted, 99.9), millis(reads, 99),
                 Math.max(0, sold - catalogue.totalUnits()), catalogue.totalUnits() - remainingTotal - sold,
-                falseSoldOuts, -1, List.of(attempts / seconds), List.of(sold == 0 ? 0.0 : sold / sellSeconds), "");
+                falseSoldOuts, ghostReads, -1, List.of(attempts / seconds), List.of(sold == 0 ? 0.0 : sold / sellSeconds), "");
     }
 
     private static double millis(Histogram histogram, double percentile) {

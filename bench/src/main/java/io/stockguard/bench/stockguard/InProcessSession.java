@@ -38,6 +38,6 @@ final class InProcessSession implements Contender.Session {
 
     @Override
     public long read(String sku) {
-        return reservations.stock(SkuId.of(sku)).orElseThrow().available();
+        return reservations.availability(SkuId.of(sku)).orElseThrow().available();
     }
 }

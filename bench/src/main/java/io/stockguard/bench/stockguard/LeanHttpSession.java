@@ -27,7 +27,7 @@ final class LeanHttpSession implements Contender.Session {
     @Override
     public long read(String sku) throws IOException {
         skuPath.setLength(StockApi.SKUS.length());
-        int status = http.get(skuPath.append(sku));
+        int status = http.get(skuPath.append(sku).append(StockApi.AVAILABILITY));
         return StockApi.available(status, http.body());
     }
 

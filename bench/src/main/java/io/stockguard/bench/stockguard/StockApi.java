@@ -14,6 +14,8 @@ final class StockApi {
 
     static final String RESERVATIONS = "/api/v1/reservations";
     static final String SKUS = "/api/v1/skus/";
+    /** A product page's stock query: {@code SKUS + sku + AVAILABILITY}. */
+    static final String AVAILABILITY = "/availability";
     private static final String INSUFFICIENT_STOCK = "\"INSUFFICIENT_STOCK\"";
     private static final String AVAILABLE = "\"available\":";
 
@@ -34,7 +36,7 @@ final class StockApi {
         return indexOf(body, INSUFFICIENT_STOCK) >= 0 ? Attempt.SOLD_OUT : new Attempt(Outcome.ERROR, 0);
     }
 
-    /** The SKU's available stock from a 200 answer (the first {@code available}, the SKU's, before its buckets'). */
+    /** The SKU's available stock from a 200 answer (the first {@code available}: the SKU's, not a bucket's). */
     static long available(int status, CharSequence body) {
         int at = status == 200 ? indexOf(body, AVAILABLE) : -1;
         if (at < 0) {

@@ -1,12 +1,12 @@
 package io.stockguard.bench.stockguard;
 
 import io.stockguard.bench.Contender;
+import io.stockguard.client.Availability;
 import io.stockguard.client.Failure;
 import io.stockguard.client.Line;
 import io.stockguard.client.Refused;
 import io.stockguard.client.Reserved;
 import io.stockguard.client.RetryPolicy;
-import io.stockguard.client.Stock;
 import io.stockguard.client.StockGuardClient;
 import io.stockguard.client.Throttled;
 import io.stockguard.client.Unresolved;
@@ -55,8 +55,8 @@ final class StockGuardClientSession implements Contender.Session {
 
     @Override
     public long read(String sku) {
-        return switch (stockGuard.stock(sku)) {
-            case Stock stock -> stock.available();
+        return switch (stockGuard.availability(sku)) {
+            case Availability availability -> availability.available();
             case Failure failure -> throw new IllegalStateException("stock query answered " + describe(failure));
         };
     }
