@@ -1,5 +1,7 @@
 package io.stockguard.reservation;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
 import java.util.Collection;
@@ -62,6 +64,10 @@ public final class AvailabilityReads {
     }
 
     private final Function<SkuId, Optional<SkuStockView>> store;
+    /** Queries answered from a kept read, from a read another query began, and by a read of their own. */
+    private final Counter fromKept;
+    private final Counter fromShared;
+    private final Counter fromStore;
     private final long maxAgeNanos;
     private final LongSupplier nanoTime;
     private final long sharedReadWaitNanos;
@@ -72,16 +78,19 @@ public final class AvailabilityReads {
     private final ConcurrentHashMap<SkuId, Known> skus = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<SkuId, Pending> pending = new ConcurrentHashMap<>();
 
-    public AvailabilityReads(Function<SkuId, Optional<SkuStockView>> store, Duration maxAge) {
-        this(store, maxAge, System::nanoTime, SHARED_READ_WAIT_MAX);
+    public AvailabilityReads(Function<SkuId, Optional<SkuStockView>> store, Duration maxAge, MeterRegistry meters) {
+        this(store, maxAge, meters, System::nanoTime, SHARED_READ_WAIT_MAX);
     }
 
-    AvailabilityReads(Function<SkuId, Optional<SkuStockView>> store, Duration maxAge, LongSupplier nanoTime,
-            Duration sharedReadWaitMax) {
+    AvailabilityReads(Function<SkuId, Optional<SkuStockView>> store, Duration maxAge, MeterRegistry meters,
+            LongSupplier nanoTime, Duration sharedReadWaitMax) {
         if (maxAge.isNegative()) {
             throw new IllegalArgumentException("maxAge must not be negative: " + maxAge);
         }
         this.store = store;
+        this.fromKept = answered(meters, "kept");
+        this.fromShared = answered(meters, "shared");
+        this.fromStore = answered(meters, "store");
         this.maxAgeNanos = maxAge.toNanos();
         this.nanoTime = nanoTime;
         this.sharedReadWaitNanos = sharedReadWaitMax.toNanos();
@@ -97,16 +106,28 @@ public final class AvailabilityReads {
         Known known = skus.get(sku);
         if (known != null && known.kept() != null
                 && fresh(known.kept().since(), known.kept().beganAtNanos(), sku, arrivedAt)) {
+            fromKept.increment();
             return known.kept().view();
         }
         Pending under = pending.get(sku);
         if (under != null && fresh(under.since(), under.beganAtNanos(), sku, arrivedAt)) {
             Optional<Optional<SkuStockView>> shared = await(under);
             if (shared.isPresent()) {
+                fromShared.increment();
                 return shared.get();
             }
         }
-        return read(sku);
+        Optional<SkuStockView> found = read(sku);
+        fromStore.increment();
+        return found;
+    }
+
+    private static Counter answered(MeterRegistry meters, String from) {
+        return Counter.builder("stockguard.availability.queries")
+                .description("Product page stock queries, by what answered them: a kept read, a read under way, "
+                        + "or a store read of their own")
+                .tag("from", from)
+                .register(meters);
     }
 
     /**

@@ -38,7 +38,7 @@ public class Reservations {
         this.ledger = ledger;
         this.properties = properties;
         this.meters = meters;
-        this.availability = new AvailabilityReads(ledger::stock, properties.availabilityMaxAge());
+        this.availability = new AvailabilityReads(ledger::stock, properties.availabilityMaxAge(), meters);
     }
 
     public ReservationOutcome reserve(ReserveCommand command) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.SkuMode;
 import java.time.Duration;
@@ -30,6 +31,7 @@ class AvailabilityReadsTest {
     /** Longer than any test waits: a query that waits for a read it must not share never finishes in time. */
     private static final Duration SHARE_WAIT = Duration.ofMinutes(5);
 
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final ConcurrentHashMap<SkuId, Long> stock = new ConcurrentHashMap<>();
     private final AtomicInteger storeReads = new AtomicInteger();
@@ -49,7 +51,7 @@ class AvailabilityReadsTest {
 
     @Test
     void aQueryWithinMaxAgeOfARead_isAnsweredFromIt_andOneAfterReadsTheStoreAgain() {
-        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         assertThat(available(reads)).isEqualTo(10);
         stock.put(SKU, 0L); // sold out through another instance
@@ -61,11 +63,13 @@ class AvailabilityReadsTest {
         advance(Duration.ofNanos(1));
         assertThat(available(reads)).as("past maxAge: the store again, sold out").isZero();
         assertThat(storeReads).hasValue(2);
+        assertThat(answered("kept")).isEqualTo(1);
+        assertThat(answered("store")).isEqualTo(2);
     }
 
     @Test
     void aChangeThroughThisInstance_isSeenByTheNextQuery_withinMaxAge() {
-        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         SkuId other = SkuId.of("PAGE-2");
         stock.put(other, 5L);
@@ -93,7 +97,7 @@ class AvailabilityReadsTest {
                 reads[0].changed(List.of(SKU));
             }
             return found;
-        }, MAX_AGE, nanos::get, SHARE_WAIT);
+        }, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
 
         assertThat(available(reads[0])).as("the query that read before the change").isEqualTo(10);
@@ -103,7 +107,7 @@ class AvailabilityReadsTest {
 
     @Test
     void queriesArrivingWhileAFreshReadIsUnderWay_shareIt() throws Exception {
-        AvailabilityReads reads = new AvailabilityReads(blockingFirstRead(), MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(blockingFirstRead(), MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         CompletableFuture<Long> first = query(reads);
         await().atMost(Duration.ofSeconds(10)).until(() -> blocked != null);
@@ -115,11 +119,13 @@ class AvailabilityReadsTest {
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(10);
         assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(10);
         assertThat(storeReads).as("one store read for both").hasValue(1);
+        assertThat(answered("shared")).isEqualTo(1);
+        assertThat(answered("store")).isEqualTo(1);
     }
 
     @Test
     void aQueryAfterAChange_doesNotShareAReadThatBeganBeforeIt() throws Exception {
-        AvailabilityReads reads = new AvailabilityReads(blockingFirstRead(), MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(blockingFirstRead(), MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         CompletableFuture<Long> first = query(reads);
         await().atMost(Duration.ofSeconds(10)).until(() -> blocked != null);
@@ -148,7 +154,7 @@ class AvailabilityReadsTest {
                 throw new IllegalStateException("the store went away");
             }
             return store.apply(sku);
-        }, MAX_AGE, nanos::get, SHARE_WAIT);
+        }, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         CompletableFuture<Long> first = query(reads);
         awaitReleased(failing);
@@ -163,7 +169,7 @@ class AvailabilityReadsTest {
 
     @Test
     void anUnknownSku_isRemembered_untilItIsCreatedThroughThisInstance() {
-        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         assertThat(reads.get(SKU)).isEmpty();
         assertThat(reads.get(SKU)).isEmpty();
         assertThat(storeReads).hasValue(1);
@@ -175,7 +181,7 @@ class AvailabilityReadsTest {
 
     @Test
     void aChangeOfUnknownSkus_forgetsEveryRead() {
-        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         available(reads);
         stock.put(SKU, 8L);
@@ -186,7 +192,7 @@ class AvailabilityReadsTest {
 
     @Test
     void maxAgeZero_readsTheStoreForEveryQuery() {
-        AvailabilityReads reads = new AvailabilityReads(store, Duration.ZERO, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, Duration.ZERO, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         available(reads);
         advance(Duration.ofNanos(1));
@@ -196,7 +202,7 @@ class AvailabilityReadsTest {
 
     @Test
     void pastTheBoundOnSkusKept_everythingIsForgotten() {
-        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, nanos::get, SHARE_WAIT);
+        AvailabilityReads reads = new AvailabilityReads(store, MAX_AGE, meters, nanos::get, SHARE_WAIT);
         stock.put(SKU, 10L);
         available(reads);
         for (int i = 0; i < AvailabilityReads.SKUS_MAX; i++) {
@@ -209,7 +215,7 @@ class AvailabilityReadsTest {
 
     @Test
     void aNegativeMaxAge_isRefused() {
-        assertThatThrownBy(() -> new AvailabilityReads(store, Duration.ofMillis(-1)))
+        assertThatThrownBy(() -> new AvailabilityReads(store, Duration.ofMillis(-1), meters))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -263,6 +269,10 @@ class AvailabilityReadsTest {
             }
         });
         return answer;
+    }
+
+    private double answered(String from) {
+        return meters.get("stockguard.availability.queries").tag("from", from).counter().count();
     }
 
     private long available(AvailabilityReads reads) {
