@@ -2,6 +2,7 @@ package io.stockguard.hotstore;
 
 import io.stockguard.journal.DurableJournal;
 import io.stockguard.journal.EventOutcome;
+import io.stockguard.journal.JournalProgress;
 import io.stockguard.journal.StockEvent;
 import io.stockguard.reservation.HotStoreSource;
 import io.stockguard.reservation.Refusal;
@@ -13,6 +14,7 @@ import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
 import io.stockguard.stock.StockLine;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,11 +42,17 @@ final class HotReservations {
     private static final Logger log = LoggerFactory.getLogger(HotReservations.class);
     /** A line whose record the database rewrote is tried again at most this often. */
     private static final int LINE_ATTEMPTS_MAX = 3;
+    /**
+     * How long a retry whose order must be restored from the database waits for the journal to give
+     * the database the order's changes; the applier's lag is milliseconds when healthy.
+     */
+    private static final Duration DATABASE_COPY_WAIT = Duration.ofSeconds(2);
 
     private final HotOrders orders;
     private final HotLines lines;
     private final HotStockLoader loader;
     private final DurableJournal journal;
+    private final JournalProgress progress;
     private final HotStoreSource database;
     private final RedisGateway redis;
     private final RedisProperties properties;
@@ -57,8 +65,9 @@ final class HotReservations {
 
     HotReservations(HotOrders orders, HotLines lines, HotStockLoader loader, DurableJournal journal,
             HotStoreSource database, RedisGateway redis, RedisProperties properties, ReplicaAcknowledgement replicas,
-            PendingGiveUps giveUps, InstancePresence presence) {
+            PendingGiveUps giveUps, InstancePresence presence, JournalProgress progress) {
         this.giveUps = giveUps;
+        this.progress = progress;
         this.presence = presence;
         this.gate = new OpeningGate(orders, presence);
         this.oneLine = new OneLineTrips(redis, orders, lines);
@@ -274,6 +283,17 @@ final class HotReservations {
     private ReservationOutcome answerFromDatabase(ReserveCommand command, Instant now, Instant holdEnds, String trace,
             Map<SkuId, Long> epochs, Attempt attempt) {
         OrderId order = command.orderId();
+        // A journal applied behind the answer (appended, or Kafka) may not have given the database the
+        // order's last change yet (a confirm acknowledged a moment ago): its copy would answer a
+        // state the client has already moved past. The database answers once it has everything
+        // journaled for the order's SKUs; not within the wait, the retry is asked for, nothing applied.
+        for (StockLine line : command.lines()) {
+            if (!progress.awaitApplied(line.skuId(), DATABASE_COPY_WAIT)) {
+                giveUp(command, now, attempt);
+                return new Refusal.Unavailable(false, "the database has not yet applied every change of SKU "
+                        + line.skuId() + " that order " + order + " is restored from: retry");
+            }
+        }
         loader.rewriteOrder(order, sku -> epochs.getOrDefault(sku, 0L));
         return switch (open(command, now, holdEnds, trace, attempt)) {
             case OpenReply.Done done -> replay(command, done);

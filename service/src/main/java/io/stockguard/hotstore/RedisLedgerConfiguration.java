@@ -145,7 +145,7 @@ class RedisLedgerConfiguration {
             PendingGiveUps giveUps, InstancePresence presence) {
         HotLines lines = new HotLines(redis, properties);
         HotReservations reservations = new HotReservations(orders, lines, loader, journal, source, redis,
-                properties, replicas, giveUps, presence);
+                properties, replicas, giveUps, presence, progress);
         HotSettlements settlements = new HotSettlements(orders, lines, loader, journal, redis, properties, progress,
                 replicas);
         HotStockChanges changes = new HotStockChanges(lines, journal, source, redis, audit, transactions, replicas);

@@ -367,6 +367,45 @@ class HotStoreOwnershipIT {
             hot.awaitMatchesDatabase(service.jdbc(), sku);
         }
 
+        /**
+         * Seen in the suite: the same retry as above, while the journal (applied behind the answer)
+         * had not yet given the database the confirm acknowledged a moment before; the order's copy
+         * restored from the database said RESERVED, and so did the answer. The database's copy
+         * answers only once it has the SKU's journaled changes; until then the retry is asked for.
+         */
+        @Test
+        void aRetryRestoredFromTheDatabaseWaitsForTheJournalToGiveItTheConfirm() throws Exception {
+            StockGuardClient client = service.client();
+            String order = Ids.order("confirm-not-applied");
+            String sku = twoHeldOfTen("confirm-not-applied", order);
+            service.awaitJournalApplied(sku);
+            // The applier takes the order's reservation row to apply the confirm: held here, the
+            // confirm is journaled (acknowledged) but cannot reach the database.
+            try (java.sql.Connection holder = service.jdbc().getDataSource().getConnection()) {
+                holder.setAutoCommit(false);
+                try (var lock = holder.prepareStatement("SELECT 1 FROM reservation WHERE order_id = ? FOR UPDATE")) {
+                    lock.setString(1, order);
+                    lock.executeQuery().close();
+                }
+                assertThat(client.confirm(order).status()).isEqualTo(200);
+                hot.redis().del(Keys.order(io.stockguard.stock.OrderId.of(order)));
+
+                StockGuardClient.Response early = client.reserve(order, new StockGuardClient.Line(sku, 2));
+
+                assertThat(early.status()).as("%s", early.body()).isEqualTo(503);
+                assertThat(early.code()).isEqualTo("UNAVAILABLE");
+                holder.rollback();
+            }
+            service.awaitJournalApplied(sku);
+            StockGuardClient.Response retried = client.reserve(order, new StockGuardClient.Line(sku, 2));
+            assertThat(retried.status()).as("%s", retried.body()).isEqualTo(200);
+            assertThat(retried.text("state")).isEqualTo("CONFIRMED");
+            assertThat(retried.body().get("replayed").asBoolean()).isTrue();
+            service.awaitJournalApplied(sku);
+            assertThat(LedgerChecks.totals(service.jdbc(), sku).sold()).isEqualTo(2);
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
+        }
+
         /** A new SKU of 10 units and {@code order} holding 2 of them (made through the hot store); returns the SKU. */
         private String twoHeldOfTen(String skuName, String order) {
             String sku = Ids.sku(skuName);
