@@ -27,9 +27,9 @@ class StockGuardClientSessionTest {
     private static final String RESERVATION = """
             {"orderId":"o-1","state":"RESERVED","lines":[{"skuId":"HOT-0","qty":1,"bucket":3}],\
             "createdAt":"2026-11-11T00:00:00Z","expiresAt":"2026-11-11T00:15:00Z","replayed":false}""";
-    private static final String STOCK = """
-            {"skuId":"HOT-0","total":200,"available":7,"reserved":3,"sold":190,"mode":"NORMAL","safetyStock":0,\
-            "bucketCount":8,"buckets":[{"bucket":0,"available":1}]}""";
+    /** A product page's read, as the service answers it. */
+    private static final String AVAILABILITY = """
+            {"skuId":"HOT-0","available":7,"mode":"NORMAL","sellable":true,"maxAgeMillis":50}""";
 
     /** One answer per request, in order. */
     private record Answer(int status, String body, String... headers) {
@@ -119,14 +119,14 @@ class StockGuardClientSessionTest {
     }
 
     @Test
-    void aStockQueryReadsTheSkusAvailableStock() {
-        answers.add(new Answer(200, STOCK));
+    void aStockQueryReadsTheSkusAvailabilityAsAProductPageDoes() {
+        answers.add(new Answer(200, AVAILABILITY));
         try (StockGuardClientSession session = session()) {
             assertThat(session.read("HOT-0")).isEqualTo(7);
         }
         assertThat(requests).singleElement().satisfies(request -> {
             assertThat(request.method()).isEqualTo("GET");
-            assertThat(request.path()).isEqualTo(StockApi.SKUS + "HOT-0");
+            assertThat(request.path()).isEqualTo(StockApi.SKUS + "HOT-0" + StockApi.AVAILABILITY);
         });
     }
 
