@@ -230,7 +230,7 @@ final class HandOver extends PeriodicWork {
 
     @Override
     protected void runOnce() {
-        for (SkuId sku : view.inState(Ownership.Draining.class, DRAINS_PER_RUN_MAX)) {
+        for (SkuId sku : view.draining(DRAINS_PER_RUN_MAX)) {
             try {
                 finish(sku, WORKER_JOURNAL_WAIT);
             } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,12 @@ final class OwnershipView extends PeriodicWork {
     private final OwnershipStore store;
     /** Each SKU's ownership with the number of the change that made it: a newer number always wins. */
     private final Map<SkuId, OwnershipStore.Change> owners = new ConcurrentHashMap<>();
+    /**
+     * The SKUs {@link #owners} says are draining, kept beside it so the hand-over worker finds them
+     * without a walk over the whole catalogue (100,000 SKUs walked every 250 ms cost a third of the
+     * service's CPU in a catalogue run); changed only inside the map's own update of the SKU.
+     */
+    private final Set<SkuId> draining = ConcurrentHashMap.newKeySet();
     private volatile OwnershipStore.Position position;
 
     private OwnershipView(OwnershipStore store, String threadName) {
@@ -73,10 +80,9 @@ final class OwnershipView extends PeriodicWork {
         reread(sku);
     }
 
-    /** Every SKU the view knows in the given state (for the hand-over worker), at most {@code limit}. */
-    List<SkuId> inState(Class<? extends Ownership> state, int limit) {
-        return owners.values().stream().filter(c -> state.isInstance(c.ownership())).limit(limit)
-                .map(OwnershipStore.Change::skuId).toList();
+    /** The SKUs the view knows to be draining (for the hand-over worker), at most {@code limit}. */
+    List<SkuId> draining(int limit) {
+        return draining.stream().limit(limit).toList();
     }
 
     /** Keeps whichever of the known and the new reading was made by the later change. */
@@ -84,9 +90,17 @@ final class OwnershipView extends PeriodicWork {
         if (owners.size() >= SKUS_MAX && !owners.containsKey(change.skuId())) {
             log.warn("the ownership view holds {} SKUs; starting over", owners.size());
             owners.clear();
+            draining.clear();
         }
-        owners.merge(change.skuId(), change, (old, candidate) ->
-                candidate.position().seq() >= old.position().seq() ? candidate : old);
+        owners.compute(change.skuId(), (sku, old) -> {
+            OwnershipStore.Change kept = old == null || change.position().seq() >= old.position().seq() ? change : old;
+            if (kept.ownership() instanceof Ownership.Draining) {
+                draining.add(sku);
+            } else {
+                draining.remove(sku);
+            }
+            return kept;
+        });
     }
 
     /**
