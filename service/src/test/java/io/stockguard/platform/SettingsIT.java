@@ -32,6 +32,14 @@ class SettingsIT {
     }
 
     @Test
+    void moreKafkaWritersThanPartitionsStopTheServiceNamingBothSettings() {
+        assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
+                "redis://127.0.0.1:1", false, Map.of("stockguard.journal", "kafka",
+                        "stockguard.kafka.partitions", "3", "stockguard.kafka.writer.consumers", "4")),
+                "stockguard.kafka.writer.consumers (4) must not exceed stockguard.kafka.partitions (3)");
+    }
+
+    @Test
     void aKafkaClientPropertyTheJournalDependsOnStopsTheServiceNamingIt() {
         assertFailsNaming(() -> RunningService.startRedis(TestDatabase.fresh(TestDatabase.Kind.POSTGRESQL),
                 "redis://127.0.0.1:1", false, Map.of("stockguard.journal", "kafka",

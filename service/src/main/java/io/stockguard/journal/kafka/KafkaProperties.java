@@ -73,6 +73,11 @@ public record KafkaProperties(
                 Duration.ofMillis(100), Duration.ofSeconds(60));
         requireBetween("stockguard.kafka.request-timeout", requestTimeout, Duration.ofMillis(50), produceTimeout);
         requireBetween("stockguard.kafka.linger", linger, Duration.ZERO, Duration.ofMillis(100));
+        if (writer != null && writer.consumers() > partitions) {
+            throw new IllegalArgumentException("stockguard.kafka.writer.consumers (" + writer.consumers()
+                    + ") must not exceed stockguard.kafka.partitions (" + partitions + "): a consumer beyond the "
+                    + "partitions would have nothing to apply");
+        }
         if (requestTimeout.plus(linger).compareTo(produceTimeout) > 0) {
             throw new IllegalArgumentException("stockguard.kafka.request-timeout + linger must not exceed "
                     + "stockguard.kafka.produce-timeout");
@@ -107,6 +112,10 @@ public record KafkaProperties(
 
     /**
      * @param groupId the consumer group of the database writers of all instances
+     * @param consumers database writers of this instance, each a consumer of the group on a thread
+     *     and a database connection of its own: the topic's partitions are shared among the writers
+     *     of every instance and applied in parallel. More than the topic's partitions (across all
+     *     instances) leaves the rest idle; each one more costs a database connection while it applies
      * @param batchEventsMax events applied in one database transaction
      * @param pollTimeout longest wait for events before an empty poll
      * @param attemptsBeforeDeadLetter attempts at an event that fails (not because the database is
@@ -115,6 +124,7 @@ public record KafkaProperties(
      */
     public record Writer(
             @NotBlank @DefaultValue("stockguard-writer") String groupId,
+            @Min(1) @Max(64) @DefaultValue("4") int consumers,
             @Min(1) @Max(10_000) @DefaultValue("500") int batchEventsMax,
             @NotNull @DefaultValue("200ms") Duration pollTimeout,
             @Min(1) @Max(10) @DefaultValue("3") int attemptsBeforeDeadLetter,

@@ -169,7 +169,7 @@ class JournalWriterBatchesTest {
                 new ByteArraySerializer());
         DeadLetterKeeper keeper = new DeadLetterKeeper(letters, producer, TOPIC + ".dead", event -> { },
                 new SimpleMeterRegistry(), Clock.systemUTC());
-        KafkaProperties.Writer settings = new KafkaProperties.Writer("test", 500, Duration.ofMillis(20), 3,
+        KafkaProperties.Writer settings = new KafkaProperties.Writer("test", 1, 500, Duration.ofMillis(20), 3,
                 Duration.ofMillis(50));
         writer = new JournalWriter(() -> consumer, TOPIC, applier, CODEC, keeper, settings, new SimpleMeterRegistry(),
                 Clock.systemUTC(), ObservationRegistry.NOOP);

@@ -15,15 +15,23 @@ import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.KafkaCluster;
 import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -150,6 +158,74 @@ class JournalWriterIT {
                 poison.eventId())).isEqualTo(1);
         assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM audit_log WHERE action = 'REPLAY_DEAD_LETTER' "
                 + "AND target = ?", Integer.class, "dead-letter:" + id)).isEqualTo(1);
+    }
+
+    /**
+     * The instance's writers share the topic's partitions and apply them in parallel: a SKU whose
+     * database rows are held (here by the test's transaction; in a sale, a slow or blocked apply)
+     * holds up only the writer of its own partitions, not the SKUs another writer applies. With
+     * one writer per instance the second SKU's event waits behind the first.
+     */
+    @Test
+    void aSkuHeldUpInTheDatabaseDoesNotHoldUpTheSkusAnotherWriterApplies() throws Exception {
+        Map<TopicPartition, String> owners = writersOfPartitions();
+        String held = sku(100);
+        String free = skuAppliedByAnotherWriterThan(held, owners);
+        OrderId waits = OrderId.of(Ids.order("held-up"));
+        OrderId goesOn = OrderId.of(Ids.order("goes-on"));
+        try (Connection holder = service.jdbc().getDataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (var lock = holder.prepareStatement("SELECT 1 FROM sku WHERE sku_id = ? FOR UPDATE")) {
+                lock.setString(1, held);
+                lock.executeQuery().close();
+            }
+            send(event(held, StockOp.RESERVE, waits, 1, -1, 1, Instant.now()));
+            send(event(free, StockOp.RESERVE, goesOn, 1, -1, 1, Instant.now()));
+
+            await().atMost(30, TimeUnit.SECONDS).until(() -> "RESERVED".equals(state(goesOn)));
+            assertThat(state(waits)).as("its SKU row is held").isNull();
+            holder.rollback();
+        }
+        service.awaitJournalApplied(held, free);
+        assertThat(state(waits)).isEqualTo("RESERVED");
+        assertThat(LedgerChecks.totals(service.jdbc(), held)).isEqualTo(new LedgerChecks.Counters(99, 1, 0));
+        LedgerChecks.assertCountersMatchJournal(service.jdbc(), held);
+        LedgerChecks.assertCountersMatchJournal(service.jdbc(), free);
+    }
+
+    /** Which member of the writers' group applies each partition, once every writer of the instance has some. */
+    private static Map<TopicPartition, String> writersOfPartitions() {
+        int writers = service.bean(KafkaProperties.class).writer().consumers();
+        String group = service.bean(KafkaProperties.class).writer().groupId();
+        try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers()))) {
+            Map<TopicPartition, String> owners = new HashMap<>();
+            await().atMost(60, TimeUnit.SECONDS).until(() -> {
+                ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all()
+                        .get(10, TimeUnit.SECONDS).get(group);
+                owners.clear();
+                for (MemberDescription member : described.members()) {
+                    member.assignment().topicPartitions().forEach(p -> owners.put(p, member.consumerId()));
+                }
+                return described.members().size() == writers
+                        && owners.size() == service.bean(EventPartitions.class).count()
+                        && owners.values().stream().distinct().count() == writers;
+            });
+            return owners;
+        }
+    }
+
+    private static String skuAppliedByAnotherWriterThan(String sku, Map<TopicPartition, String> owners) {
+        EventPartitions partitions = service.bean(EventPartitions.class);
+        String writer = owners.get(partitions.partitionOf(SkuId.of(sku)));
+        for (int tries = 0; tries < 100; tries++) {
+            String other = Ids.sku("writer");
+            if (!writer.equals(owners.get(partitions.partitionOf(SkuId.of(other))))) {
+                assertThat(service.client().putSku(other, 100, 2).status()).isEqualTo(201);
+                return other;
+            }
+        }
+        throw new AssertionError("no SKU of 100 tried falls to another writer than " + writer);
     }
 
     private static String sku(long total) {
