@@ -195,8 +195,9 @@ class JournalWriterIT {
 
     /** Which member of the writers' group applies each partition, once every writer of the instance has some. */
     private static Map<TopicPartition, String> writersOfPartitions() {
-        int writers = service.bean(KafkaProperties.class).writer().consumers();
-        String group = service.bean(KafkaProperties.class).writer().groupId();
+        KafkaProperties.Writer settings = service.bean(KafkaProperties.class).writer();
+        int writers = settings.consumers();
+        String group = settings.groupId();
         try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 kafka.bootstrapServers()))) {
             Map<TopicPartition, String> owners = new HashMap<>();
