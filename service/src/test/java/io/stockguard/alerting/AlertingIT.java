@@ -46,8 +46,14 @@ class AlertingIT {
     private static final Set<String> CHAT = Set.of("feishu", "dingtalk", "slack", "hook", "broken", "stuck");
     private static final int SMS_LENGTH_MAX = 80;
     private static final Duration BOUND = Duration.ofSeconds(20);
-    /** How long the channel whose receiver never answers waits for an answer. */
-    private static final Duration STUCK_CHANNEL_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * How long the channel whose receiver never answers waits for an answer: with the retries and
+     * the delivery deadline below, it holds each alert for the whole deadline (2 s, 2 s, then the
+     * deadline cuts the third attempt), time enough for a busy machine to fill its queue behind it.
+     */
+    private static final Duration STUCK_CHANNEL_TIMEOUT = Duration.ofSeconds(2);
+    /** The stuck channel's queue and the alert in its hand, each held for the delivery deadline. */
+    private static final Duration STUCK_CHANNEL_IDLE_BOUND = Duration.ofSeconds(40);
 
     private static WebhookReceiverFixtures receivers;
     private static RunningService service;
@@ -250,38 +256,63 @@ class AlertingIT {
     void aHangingChannelDelaysNeitherTheRaiserNorTheOtherChannelsAndOverflowIsDropped() {
         // The stuck channel holds one alert in hand (it never gets an answer) and three in its queue;
         // the fifth has no room there, while every other channel keeps up and receives them all.
+        // Alerts of other tests may still be queued for the stuck channel: wait until it has none,
+        // so the first alert here is the one in its hand.
+        await().atMost(STUCK_CHANNEL_IDLE_BOUND).until(() -> deliveriesTo("stuck").stream()
+                .noneMatch(d -> d.get("status").asString().equals("PENDING")));
         List<String> skus = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            String sku = Ids.sku("alert-hang");
-            skus.add(sku);
-            long started = System.nanoTime();
-            alerts().raise(Alert.of(AlertLevel.FREEZE, "regression", sku, "Hot store lost writes", "", Instant.now()));
-            // A raiser that waited for the stuck channel would wait at least its 1 s timeout; how
-            // much less than that a raise takes depends on how busy the machine is (182 ms was seen).
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("raise while a channel hangs")
-                    .isLessThan(STUCK_CHANNEL_TIMEOUT);
-            await().atMost(BOUND).until(() -> !receivers.about("/webhook", sku).isEmpty()
-                    && !receivers.about("/phone", sku).isEmpty() && !receivers.about("/feishu", sku).isEmpty()
-                    && !receivers.about("/sms", sku).isEmpty());
-            if (i == 0) {
-                await().atMost(BOUND).until(() -> !receivers.about("/hanging", sku).isEmpty());
-            }
+            skus.add(Ids.sku("alert-hang"));
         }
-        await().atMost(BOUND).until(() -> skus.stream().anyMatch(sku -> "DROPPED".equals(status(sku, "stuck"))));
-        await().atMost(BOUND).until(() -> {
-            List<JsonNode> stuck = new ArrayList<>();
-            service.admin().send("GET", "/api/v1/admin/alerts?limit=500", null).body()
-                    .forEach(a -> a.get("deliveries").forEach(d -> {
-                        if (d.get("channel").asString().equals("stuck")) {
-                            stuck.add(d);
-                        }
-                    }));
-            return stuck.stream().anyMatch(d -> d.get("status").asString().equals("FAILED")
-                    && d.get("lastError").asString().contains("no answer within 1000 ms"));
-        });
+        raiseWhileAChannelHangs(skus.getFirst());
+        await().atMost(BOUND).until(() -> !receivers.about("/hanging", skus.getFirst()).isEmpty());
+        // The first is in the stuck channel's hand for a whole delivery deadline from here. The next
+        // three fill its queue; the healthy channels (the same queue capacity) may hold them all too.
+        for (String sku : skus.subList(1, 4)) {
+            raiseWhileAChannelHangs(sku);
+        }
+        awaitTheHealthyChannels(skus.subList(0, 4));
+        String overflowing = skus.getLast();
+        raiseWhileAChannelHangs(overflowing);
+        assertThat(status(overflowing, "stuck")).as("the alert the stuck channel has no room for")
+                .isEqualTo("DROPPED");
+        assertThat(skus.subList(1, 4)).allSatisfy(sku -> assertThat(status(sku, "stuck")).isEqualTo("PENDING"));
+        awaitTheHealthyChannels(skus);
+        // The last attempt waits what is left of the deadline, less than the channel's timeout.
+        await().atMost(BOUND).until(() -> deliveriesTo("stuck").stream()
+                .anyMatch(d -> d.get("status").asString().equals("FAILED")));
+        assertThat(deliveriesTo("stuck")).filteredOn(d -> d.get("status").asString().equals("FAILED"))
+                .allSatisfy(d -> assertThat(d.get("lastError").asString()).matches("no answer within \\d+ ms"));
         String prometheus = service.admin().send("GET", "/actuator/prometheus", null).raw().body();
         assertThat(prometheus).contains("stockguard_alerts_delivered_total{channel=\"stuck\",outcome=\"dropped\"}")
                 .contains("stockguard_alerts_raised_total{level=\"FREEZE\"}");
+    }
+
+    private static void raiseWhileAChannelHangs(String sku) {
+        long started = System.nanoTime();
+        alerts().raise(Alert.of(AlertLevel.FREEZE, "regression", sku, "Hot store lost writes", "", Instant.now()));
+        // A raiser that waited for the stuck channel would wait at least its timeout; how much less
+        // than that a raise takes depends on how busy the machine is (182 ms was seen).
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("raise while a channel hangs")
+                .isLessThan(STUCK_CHANNEL_TIMEOUT);
+    }
+
+    private static void awaitTheHealthyChannels(List<String> skus) {
+        await().atMost(BOUND).until(() -> skus.stream().allMatch(sku -> !receivers.about("/webhook", sku).isEmpty()
+                && !receivers.about("/phone", sku).isEmpty() && !receivers.about("/feishu", sku).isEmpty()
+                && !receivers.about("/sms", sku).isEmpty()));
+    }
+
+    /** Every delivery to the channel the admin feed holds, of every alert. */
+    private static List<JsonNode> deliveriesTo(String channel) {
+        List<JsonNode> to = new ArrayList<>();
+        service.admin().send("GET", "/api/v1/admin/alerts?limit=500", null).body()
+                .forEach(a -> a.get("deliveries").forEach(d -> {
+                    if (d.get("channel").asString().equals(channel)) {
+                        to.add(d);
+                    }
+                }));
+        return to;
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,6 +119,10 @@ public final class WebhookChannel {
             return new Attempt.Failed("no answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof HttpTimeoutException) {
+                // The client's own timer and the wait above race for the same moment: one reason.
+                return new Attempt.Failed("no answer within " + timeout.toMillis() + " ms");
+            }
             return failed(cause.getClass().getSimpleName() + ": " + cause.getMessage());
         } catch (InterruptedException e) {
             answer.cancel(true);
