@@ -36,3 +36,29 @@ ANALYZE sku, stock_bucket;
 -- name: insertCustomerHold
 INSERT INTO customer_hold (sku_id, customer_id, units) VALUES (?, ?, 0)
 ON CONFLICT (sku_id, customer_id) DO NOTHING;
+
+-- The rows of a committed batch of reservations in one statement (BatchWrites): the buckets'
+-- net changes (checked under the batch's locks; a bucket not returned would have gone negative),
+-- the orders and their lines. Each argument is an array, one element per row; the statement's
+-- parts all run once and to completion whether or not the final SELECT reads them.
+-- name: writeBatch
+WITH changed AS (
+    UPDATE stock_bucket b
+    SET available = b.available + c.available, reserved = b.reserved + c.reserved, sold = b.sold + c.sold,
+        applied_sum = b.applied_sum + c.available
+    FROM unnest(CAST(? AS text[]), CAST(? AS int[]), CAST(? AS bigint[]), CAST(? AS bigint[]),
+                CAST(? AS bigint[])) AS c (sku_id, bucket, available, reserved, sold)
+    WHERE b.sku_id = c.sku_id COLLATE "C" AND b.bucket = c.bucket
+      AND b.available + c.available >= 0 AND b.reserved + c.reserved >= 0 AND b.sold + c.sold >= 0
+    RETURNING b.sku_id, b.bucket
+), orders AS (
+    INSERT INTO reservation (order_id, state, fingerprint, created_at, expires_at, confirmed_at, closed_at,
+                             trace_id, customer_id)
+    SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS timestamptz[]),
+                         CAST(? AS timestamptz[]), CAST(? AS timestamptz[]), CAST(? AS timestamptz[]),
+                         CAST(? AS text[]), CAST(? AS text[]))
+), order_lines AS (
+    INSERT INTO reservation_line (order_id, sku_id, qty, bucket)
+    SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS int[]), CAST(? AS int[]))
+)
+SELECT sku_id, bucket FROM changed;

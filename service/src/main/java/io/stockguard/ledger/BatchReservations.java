@@ -34,8 +34,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Serves many single-line reservations in one transaction: lock the buckets of their SKUs once,
  * decide every request in memory in arrival order, write each changed bucket once and the rows of
- * all accepted requests in batches. Each request keeps its own outcome; the batch only shares the
- * locks and the commit. This is hot-row coalescing (the idea of AliSQL's inventory hint and
+ * all accepted requests together ({@link BatchWrites}: one statement on PostgreSQL), then their
+ * events. Each request keeps its own outcome; the batch only shares the locks and the commit. This is hot-row coalescing (the idea of AliSQL's inventory hint and
  * PolarDB's hot-row grouping) done by the application, for any PostgreSQL or MySQL.
  *
  * <p>An order for a named customer is counted against the SKU's per-customer limit in the same
@@ -78,15 +78,17 @@ final class BatchReservations {
     private final SkuRows skus;
     private final BucketRows buckets;
     private final ReservationRows reservations;
+    private final BatchWrites writes;
     private final Journal journal;
     private final Clock clock;
 
     BatchReservations(TransactionTemplate transactions, SkuRows skus, BucketRows buckets,
-            ReservationRows reservations, Journal journal, Clock clock) {
+            ReservationRows reservations, BatchWrites writes, Journal journal, Clock clock) {
         this.transactions = transactions;
         this.skus = skus;
         this.buckets = buckets;
         this.reservations = reservations;
+        this.writes = writes;
         this.journal = journal;
         this.clock = clock;
     }
@@ -195,9 +197,7 @@ final class BatchReservations {
                 changes.addAll(set.changes());
                 events.addAll(set.events());
             }
-            buckets.applyNetOrFail(changes);
-            reservations.insertAll(headers);
-            reservations.insertLines(lines);
+            writes.write(changes, headers, lines);
             journal.append(events);
         }
         return List.of(results);

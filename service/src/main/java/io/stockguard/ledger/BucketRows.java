@@ -107,7 +107,7 @@ final class BucketRows {
         }
     }
 
-    private static LedgerInvariantViolation refused(SkuId skuId, int bucket) {
+    static LedgerInvariantViolation refused(SkuId skuId, int bucket) {
         return new LedgerInvariantViolation("bucket " + skuId + "/" + bucket
                 + " refused a change its lock holder had checked: counters would go negative");
     }

@@ -72,8 +72,8 @@ class JdbcLedgerConfiguration {
         if (!properties.coalescing().enabled()) {
             return single;
         }
-        BatchReservations batches = new BatchReservations(transactions, skuRows, buckets, reservations, journal,
-                clock);
+        BatchReservations batches = new BatchReservations(transactions, skuRows, buckets, reservations,
+                new BatchWrites(jdbc, ledgerStatements, dialect, buckets, reservations), journal, clock);
         return new CoalescingStockLedger(single, batches, properties.coalescing(), meters);
     }
 

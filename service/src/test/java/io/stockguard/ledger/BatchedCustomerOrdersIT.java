@@ -97,8 +97,10 @@ class BatchedCustomerOrdersIT {
         SqlDialect dialect = service.bean(SqlDialect.class);
         JdbcTemplate jdbc = service.bean(JdbcTemplate.class);
         SqlStatements ledger = SqlStatements.load("ledger", dialect);
-        return new BatchReservations(service.bean(TransactionTemplate.class), service.bean(SkuRows.class),
-                new BucketRows(jdbc, ledger), new ReservationRows(jdbc, ledger, dialect), service.bean(Journal.class),
-                Clock.systemUTC());
+        BucketRows buckets = new BucketRows(jdbc, ledger);
+        ReservationRows reservations = new ReservationRows(jdbc, ledger, dialect);
+        return new BatchReservations(service.bean(TransactionTemplate.class), service.bean(SkuRows.class), buckets,
+                reservations, new BatchWrites(jdbc, ledger, dialect, buckets, reservations),
+                service.bean(Journal.class), Clock.systemUTC());
     }
 }
