@@ -35,8 +35,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Serves many single-line reservations in one transaction: lock the buckets of their SKUs once,
  * decide every request in memory in arrival order, write each changed bucket once and the rows of
  * all accepted requests together ({@link BatchWrites}: one statement on PostgreSQL), then their
- * events. Each request keeps its own outcome; the batch only shares the locks and the commit. This is hot-row coalescing (the idea of AliSQL's inventory hint and
- * PolarDB's hot-row grouping) done by the application, for any PostgreSQL or MySQL.
+ * events. Each request keeps its own outcome; the batch only shares the locks and the commit. This
+ * is hot-row coalescing (the idea of AliSQL's inventory hint and PolarDB's hot-row grouping) done
+ * by the application, for any PostgreSQL or MySQL.
  *
  * <p>An order for a named customer is counted against the SKU's per-customer limit in the same
  * transaction, on the customer's {@code customer_hold} row, before its stock is taken (as the

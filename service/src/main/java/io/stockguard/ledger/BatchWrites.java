@@ -26,8 +26,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * have no data-modifying {@code WITH}, and get the three batched statements.
  *
  * <p>Why: the buckets stay locked from the batch's first read to its commit, and every statement
- * in between is a round trip on a host whose two cores the database shares with everything else;
- * the fewer, the sooner the next batch of the same SKUs may start.
+ * in between is a round trip. Two fewer per batch did not move the bench's figures on a two-core
+ * host beyond the spread between its runs (a batch there waits mostly for its commit's WAL flush
+ * and for the CPU), so this is the cheaper form, not the cure, of a batch's cost.
  */
 final class BatchWrites {
 
