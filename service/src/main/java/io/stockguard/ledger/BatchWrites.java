@@ -6,7 +6,6 @@ import io.stockguard.reservation.ReservedLine;
 import io.stockguard.stock.CustomerId;
 import io.stockguard.stock.OrderId;
 import io.stockguard.stock.SkuId;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -69,59 +69,72 @@ final class BatchWrites {
             throw new IllegalArgumentException("a batch of " + headers.size() + " orders is past the bound of "
                     + ROWS_MAX + " rows per statement");
         }
-        Set<String> changed = jdbc.execute((Connection connection) -> {
+        Set<Bucket> changed = jdbc.execute((Connection connection) -> {
             try (PreparedStatement statement = connection.prepareStatement(oneStatement)) {
-                int p = 1;
-                statement.setArray(p++, text(connection, changes.stream().map(c -> c.skuId().value())));
-                statement.setArray(p++, connection.createArrayOf("int4",
-                        changes.stream().map(BucketRows.NetChange::bucket).toArray()));
-                statement.setArray(p++, connection.createArrayOf("int8",
-                        changes.stream().map(BucketRows.NetChange::available).toArray()));
-                statement.setArray(p++, connection.createArrayOf("int8",
-                        changes.stream().map(BucketRows.NetChange::reserved).toArray()));
-                statement.setArray(p++, connection.createArrayOf("int8",
-                        changes.stream().map(BucketRows.NetChange::sold).toArray()));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> h.orderId().value())));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> h.state().name())));
-                statement.setArray(p++, text(connection, headers.stream().map(ReservationRows.Header::fingerprint)));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> instant(h.createdAt()))));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> instant(h.expiresAt()))));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> instant(h.confirmedAt()))));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> instant(h.closedAt()))));
-                statement.setArray(p++, text(connection, headers.stream().map(ReservationRows.Header::traceId)));
-                statement.setArray(p++, text(connection, headers.stream().map(h -> CustomerId.valueOf(h.customerId()))));
-                statement.setArray(p++, text(connection, lineRows.stream().map(row -> row.getKey().value())));
-                statement.setArray(p++, text(connection, lineRows.stream().map(row -> row.getValue().skuId().value())));
-                statement.setArray(p++, connection.createArrayOf("int4",
-                        lineRows.stream().map(row -> row.getValue().qty()).toArray()));
-                statement.setArray(p, connection.createArrayOf("int4",
-                        lineRows.stream().map(row -> row.getValue().bucket()).toArray()));
-                Set<String> updated = new HashSet<>();
+                Arrays arrays = new Arrays(connection, statement);
+                arrays.text(changes, c -> c.skuId().value());
+                arrays.of("int4", changes, BucketRows.NetChange::bucket);
+                arrays.of("int8", changes, BucketRows.NetChange::available);
+                arrays.of("int8", changes, BucketRows.NetChange::reserved);
+                arrays.of("int8", changes, BucketRows.NetChange::sold);
+                arrays.text(headers, h -> h.orderId().value());
+                arrays.text(headers, h -> h.state().name());
+                arrays.text(headers, ReservationRows.Header::fingerprint);
+                arrays.text(headers, h -> instant(h.createdAt()));
+                arrays.text(headers, h -> instant(h.expiresAt()));
+                arrays.text(headers, h -> instant(h.confirmedAt()));
+                arrays.text(headers, h -> instant(h.closedAt()));
+                arrays.text(headers, ReservationRows.Header::traceId);
+                arrays.text(headers, h -> CustomerId.valueOf(h.customerId()));
+                arrays.text(lineRows, row -> row.getKey().value());
+                arrays.text(lineRows, row -> row.getValue().skuId().value());
+                arrays.of("int4", lineRows, row -> row.getValue().qty());
+                arrays.of("int4", lineRows, row -> row.getValue().bucket());
+                Set<Bucket> updated = new HashSet<>();
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                        updated.add(key(SkuId.of(rows.getString(1)), rows.getInt(2)));
+                        updated.add(new Bucket(SkuId.of(rows.getString(1)), rows.getInt(2)));
                     }
                 }
                 return updated;
             }
         });
         for (BucketRows.NetChange change : changes) {
-            if (!changed.contains(key(change.skuId(), change.bucket()))) {
+            if (!changed.contains(new Bucket(change.skuId(), change.bucket()))) {
                 throw BucketRows.refused(change.skuId(), change.bucket());
             }
         }
     }
 
-    private static Array text(Connection connection, java.util.stream.Stream<String> values) throws SQLException {
-        return connection.createArrayOf("text", values.toArray());
+    /** A bucket the statement changed, as it returned it. */
+    private record Bucket(SkuId sku, int bucket) {
     }
 
-    /** An instant as PostgreSQL reads a TIMESTAMPTZ literal: ISO-8601 in UTC, exact to the nanosecond given. */
+    /** Binds the statement's array parameters in order, one column of the rows each. */
+    private static final class Arrays {
+        private final Connection connection;
+        private final PreparedStatement statement;
+        private int next = 1;
+
+        Arrays(Connection connection, PreparedStatement statement) {
+            this.connection = connection;
+            this.statement = statement;
+        }
+
+        <T> void text(List<T> rows, Function<T, String> column) throws SQLException {
+            of("text", rows, column);
+        }
+
+        <T> void of(String type, List<T> rows, Function<T, ?> column) throws SQLException {
+            statement.setArray(next++, connection.createArrayOf(type, rows.stream().map(column).toArray()));
+        }
+    }
+
+    /**
+     * An instant as PostgreSQL reads a TIMESTAMPTZ literal: ISO-8601 in UTC; the server keeps
+     * microseconds, as it does for an instant bound as a timestamp.
+     */
     private static String instant(Instant at) {
         return at == null ? null : at.toString();
-    }
-
-    private static String key(SkuId sku, int bucket) {
-        return sku.value() + '\u0000' + bucket;
     }
 }

@@ -97,6 +97,10 @@ public final class WebhookChannel {
         return settings.levels().contains(level);
     }
 
+    private static Attempt noAnswer(Duration timeout) {
+        return new Attempt.Failed("no answer within " + timeout.toMillis() + " ms");
+    }
+
     /** Sends once, waiting at most {@code limit} (and never longer than the channel's timeout). */
     public Attempt send(Alert alert, Duration limit) {
         Duration timeout = limit.compareTo(settings.timeout()) < 0 ? limit : settings.timeout();
@@ -116,12 +120,12 @@ public final class WebhookChannel {
             return judge(answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
             answer.cancel(true);
-            return new Attempt.Failed("no answer within " + timeout.toMillis() + " ms");
+            return noAnswer(timeout);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof HttpTimeoutException) {
                 // The client's own timer and the wait above race for the same moment: one reason.
-                return new Attempt.Failed("no answer within " + timeout.toMillis() + " ms");
+                return noAnswer(timeout);
             }
             return failed(cause.getClass().getSimpleName() + ": " + cause.getMessage());
         } catch (InterruptedException e) {
