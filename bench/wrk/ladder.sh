@@ -9,6 +9,9 @@
 #
 #   bench/wrk/ladder.sh db|redis|kafka|ceiling [seconds per run, default 15] [connections, default "1 8 64 256"]
 #
+# The runs start once the service's compiler has settled (see hot_sku_warmed_up in tier.sh).
+# ROUNDS=n (default 1) makes each run n times in a row, one line each: take their median.
+#
 # ceiling is the HTTP ceiling: the service as the database tier starts it, with its ledger replaced
 # by a counter in memory (needs the bench jar: ./mvnw -pl bench -am package). Each tier's rates as a
 # share of the ceiling's, measured the same day, say what its store costs over the HTTP stack's own.
@@ -21,6 +24,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tier="${1:?usage: ladder.sh db|redis|kafka|ceiling [seconds] [connections]}"
 seconds="${2:-15}"
 ladder="${3:-1 8 64 256}"
+rounds="${ROUNDS:-1}"
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS is a whole number of at least 1" >&2; exit 2; }
 case "$tier" in db|redis|kafka|ceiling) ;; *) echo "tier must be db, redis, kafka or ceiling" >&2; exit 2 ;; esac
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 2; }
 
@@ -34,20 +39,22 @@ printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' what conns "req/s" "p50 ms" "
   "jvm cpu ms/req" "servers ms/req"
 for script in reserve read; do
   for conns in $ladder; do
-    threads=$(( conns < 2 ? 1 : 2 ))
-    read -r jvm0 others0 <<<"$(cpu_ticks)"
-    out="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s --latency -s "$ROOT/bench/wrk/$script.lua" \
-      "http://localhost:$port")"
-    read -r jvm1 others1 <<<"$(cpu_ticks)"
-    rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
-    requests="$(awk '/requests in/ {print $1}' <<<"$out")"
-    per() { awk -v t="$1" -v n="$requests" -v hz="$hz" 'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "-" }'; }
-    p50="$(awk '$1=="50%" {print $2}' <<<"$out")"
-    p99="$(awk '$1=="99%" {print $2}' <<<"$out")"
-    max="$(awk '/Latency/ && !done {print $4; done=1}' <<<"$out")"
-    bad="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
-    ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.2f", v/1000; else if (v ~ /ms$/) printf "%.2f", v+0; else if (v ~ /s$/) printf "%.0f", v*1000; else print v }'; }
-    printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' "$script" "$conns" "$rate" "$(ms "$p50")" "$(ms "$p99")" \
-      "$(ms "$max")" "${bad:-0}" "$(per $((jvm1 - jvm0)))" "$(per $((others1 - others0)))"
+    for _ in $(seq 1 "$rounds"); do
+      threads=$(( conns < 2 ? 1 : 2 ))
+      read -r jvm0 others0 <<<"$(cpu_ticks)"
+      out="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s --latency -s "$ROOT/bench/wrk/$script.lua" \
+        "http://localhost:$port")"
+      read -r jvm1 others1 <<<"$(cpu_ticks)"
+      rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
+      requests="$(awk '/requests in/ {print $1}' <<<"$out")"
+      per() { awk -v t="$1" -v n="$requests" -v hz="$hz" 'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "-" }'; }
+      p50="$(awk '$1=="50%" {print $2}' <<<"$out")"
+      p99="$(awk '$1=="99%" {print $2}' <<<"$out")"
+      max="$(awk '/Latency/ && !done {print $4; done=1}' <<<"$out")"
+      bad="$(awk '/Non-2xx/ {print $5}' <<<"$out")"
+      ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.2f", v/1000; else if (v ~ /ms$/) printf "%.2f", v+0; else if (v ~ /s$/) printf "%.0f", v*1000; else print v }'; }
+      printf '%-8s %6s %10s %9s %9s %9s %8s %12s %14s\n' "$script" "$conns" "$rate" "$(ms "$p50")" "$(ms "$p99")" \
+        "$(ms "$max")" "${bad:-0}" "$(per $((jvm1 - jvm0)))" "$(per $((others1 - others0)))"
+    done
   done
 done
