@@ -125,16 +125,43 @@ final class AppendedJournalApplier implements SmartLifecycle {
         return Integer.MAX_VALUE - 100;
     }
 
+    /**
+     * Applies while there is work; between batches, looks for entries before it takes the mark.
+     * Taking the mark when nothing waits cost a commit flushed to disk on PostgreSQL (the row lock
+     * gives the transaction an id): at one request at a time that was a third flush per
+     * reservation, beside the append's and the apply's, contending with both. After a full batch
+     * the next is taken at once, without looking.
+     */
     private void run() {
+        boolean more = true;
         while (running) {
+            if (!more && !anyPending()) {
+                LockSupport.parkNanos(POLL.toNanos());
+                continue;
+            }
             Step step = applyWithRetries(ENTRIES_PER_BATCH_MAX);
             if (step == null) {
                 applyAloneUntilSetAside();
+                more = true;
             } else if (step instanceof Step.Applied applied && applied.entries() > 0) {
                 applyMeter.applied(applied.events(), applied.outcomes());
+                more = applied.entries() == ENTRIES_PER_BATCH_MAX;
             } else {
                 LockSupport.parkNanos(POLL.toNanos());
+                more = false;
             }
+        }
+    }
+
+    /**
+     * Whether an entry waits after the applied mark, read without a lock. Only a shortcut: the
+     * claim decides. A failed read answers yes, so that the claim meets the failure and its retries.
+     */
+    private boolean anyPending() {
+        try {
+            return !jdbc.queryForList(sql.get("pendingEntry"), Long.class).isEmpty();
+        } catch (RuntimeException e) {
+            return true;
         }
     }
 

@@ -26,11 +26,13 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -199,6 +201,32 @@ class AppendedJournalIT {
         assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
                 order)).as("the entry after it is applied").isEqualTo("RESERVED");
         assertThat(service.jdbc().queryForObject("SELECT COUNT(*) FROM journal_entry", Integer.class)).isZero();
+    }
+
+    /**
+     * Between batches the applier looks for entries without taking the mark: on PostgreSQL a taken
+     * mark (a row lock) gives the transaction an id, and its commit waits for the disk, every poll.
+     * Each lock leaves its transaction's id in the row's {@code xmax}, so an applier that keeps
+     * taking the mark while nothing waits changes it at each poll. (A vacuum may clear it to 0.)
+     */
+    @Test
+    void anIdleApplierLooksForEntriesWithoutLockingTheMark() {
+        RunningService service = on(TestDatabase.Kind.POSTGRESQL);
+        String sku = Ids.sku("idle-applier");
+        assertThat(service.client().putSku(sku, 5, 1).status()).isEqualTo(201);
+        assertThat(service.client().reserve(Ids.order("idle-applier"), new StockGuardClient.Line(sku, 1)).status())
+                .isEqualTo(201);
+        service.awaitJournalApplied(sku);
+        String lockedBy = appliedMarkXmax(service);
+
+        Duration polls = AppendedJournalApplier.POLL.multipliedBy(8);
+        await().during(polls).atMost(polls.plusSeconds(10))
+                .until(() -> Set.of(lockedBy, "0").contains(appliedMarkXmax(service)));
+    }
+
+    private static String appliedMarkXmax(RunningService service) {
+        return service.jdbc().queryForObject("SELECT xmax::text FROM journal_mark WHERE name = 'applied'",
+                String.class);
     }
 
     private static long mark(RunningService service, String name) {
