@@ -134,7 +134,7 @@ await_up "http://localhost:$port/actuator/health/liveness" 120
 # cores the compiler was still at work after it, and the standard tier then served twice as many
 # reservations a second 90 s later while the database tier gained a third, so a fixed warm-up
 # measured the tiers at different stages of their compilation; nor is a rate that stops rising
-# (it rose again after a flat minute). Rounds of WARMUP_ROUND seconds (default 10) at 64
+# (it rose again after 30 s flat). Rounds of WARMUP_ROUND seconds (default 10) at 64
 # connections, until one in which the service's compiler spent under 5 % of the round (jstat), at
 # least 3 and at most WARMUP_ROUNDS (default 18); each round's rate and compile time go to stderr.
 hot_sku_warmed_up() {
