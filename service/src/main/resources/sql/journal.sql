@@ -40,14 +40,6 @@ SELECT seq FROM journal_mark WHERE name = 'appended';
 -- name: appendEntry
 INSERT INTO journal_entry (seq, events) VALUES (?, ?);
 
--- Whether an entry waits to be applied, read without taking the mark: taking it is a row lock, and
--- on PostgreSQL the commit of a transaction that locked a row waits for the disk as a write's does.
--- name: pendingEntry
-SELECT e.seq FROM journal_entry e
-WHERE e.seq > (SELECT m.seq FROM journal_mark m WHERE m.name = 'applied')
-ORDER BY e.seq
-LIMIT 1;
-
 -- Taken by one applier at a time; another finds it taken and leaves the entries to it.
 -- name: claimApplying
 SELECT seq FROM journal_mark WHERE name = 'applied' FOR UPDATE SKIP LOCKED;

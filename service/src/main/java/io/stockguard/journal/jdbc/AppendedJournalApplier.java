@@ -154,12 +154,12 @@ final class AppendedJournalApplier implements SmartLifecycle {
     }
 
     /**
-     * Whether an entry waits after the applied mark, read without a lock. Only a shortcut: the
-     * claim decides. A failed read answers yes, so that the claim meets the failure and its retries.
+     * Whether an entry waits to be applied, from the marks, read without a lock. Only a shortcut:
+     * the claim decides. A failed read answers yes, so that the claim meets the failure and its retries.
      */
     private boolean anyPending() {
         try {
-            return !jdbc.queryForList(sql.get("pendingEntry"), Long.class).isEmpty();
+            return JournalMarks.read(jdbc, sql).backlog() > 0;
         } catch (RuntimeException e) {
             return true;
         }

@@ -7,8 +7,6 @@ import io.stockguard.platform.PeriodicWork;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,7 +96,7 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
         Long mark = null;
         while (true) {
             try {
-                Marks now = marks();
+                JournalMarks now = marks();
                 if (mark == null) {
                     mark = now.appended();
                 }
@@ -117,22 +115,14 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
         }
     }
 
-    private Marks marks() {
-        Map<String, Long> marks = new HashMap<>();
-        jdbc.query(sql.get("marks"), rs -> {
-            marks.put(rs.getString("name"), rs.getLong("seq"));
-        });
-        return new Marks(marks.getOrDefault("appended", 0L), marks.getOrDefault("applied", 0L));
-    }
-
-    private record Marks(long appended, long applied) {
+    private JournalMarks marks() {
+        return JournalMarks.read(jdbc, sql);
     }
 
     @Override
     protected void runOnce() {
         try {
-            Marks now = marks();
-            backlog.measured(Math.max(0, now.appended() - now.applied()));
+            backlog.measured(marks().backlog());
         } catch (RuntimeException e) {
             log.debug("measuring the journal backlog failed: {}", e.toString());
         }
