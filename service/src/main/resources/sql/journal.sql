@@ -32,13 +32,17 @@ GROUP BY bucket;
 -- The appended journal (table journal_entry; see its migration for why numbers are taken under a lock).
 -- Takes the next numbers, and the row's lock until the append commits.
 -- name: takeNumbers
-UPDATE journal_mark SET seq = seq + ? WHERE name = 'appended';
+UPDATE journal_mark SET seq = seq + :count WHERE name = 'appended';
 
 -- name: lastNumber
 SELECT seq FROM journal_mark WHERE name = 'appended';
 
 -- name: appendEntry
-INSERT INTO journal_entry (seq, events) VALUES (?, ?);
+INSERT INTO journal_entry (events, seq) VALUES (?, ?);
+
+-- An entry written before the fence had answered, and changed by it (PostgreSQL's appendEntries).
+-- name: rewriteEntry
+UPDATE journal_entry SET events = ? WHERE seq = ?;
 
 -- Taken by one applier at a time; another finds it taken and leaves the entries to it.
 -- name: claimApplying
