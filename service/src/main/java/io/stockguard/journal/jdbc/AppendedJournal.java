@@ -202,7 +202,7 @@ final class AppendedJournal implements DurableJournal {
             }
         }
         if (!entries.isEmpty()) {
-            // Written now, or (PostgreSQL) rewritten: the entry written with the numbers held more.
+            // Written once decided (MariaDB), or rewritten where the check took events out (PostgreSQL).
             jdbc.batchUpdate(sql.get(together ? "rewriteEntry" : "appendEntry"), entries, entries.size(), (ps, entry) -> {
                 ps.setBytes(1, entry.events());
                 ps.setLong(2, entry.seq());
