@@ -16,7 +16,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Queries sent together come back to their own handlers, in order, with their locks held, on both dialects. */
+/**
+ * Statements sent together, on both dialects: queries come back to their own handlers, in order, with
+ * their locks held; changes run in their place among them and are counted.
+ */
 class QueryPipelineIT {
 
     @ParameterizedTest
