@@ -50,7 +50,8 @@ awk '
       n = after[key] - before[key]
       if (n <= 0) continue
       name = key; sub(/_seconds_count\{/, "{", name)
-      printf "%8d %9.3f  %s\n", n, (after[sum] - before[sum]) / n * 1000, name
+      total = after[sum] - before[sum]
+      printf "%.9f\t%8d %9.3f  %s\n", total, n, total / n * 1000, name
     }
   }' "$work/timers-before.txt" "$work/timers-after.txt" \
-  | sort -k1,1nr -k2,2nr | awk '{ t = $1 * $2; print t "\t" $0 }' | sort -t$'\t' -k1,1gr | cut -f2- | head -25
+  | sort -t$'\t' -k1,1gr | cut -f2- | head -25
