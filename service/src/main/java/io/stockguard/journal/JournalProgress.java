@@ -2,6 +2,9 @@ package io.stockguard.journal;
 
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * How far the database is behind the journal. With the synchronous journal it never is; with the
@@ -49,38 +52,53 @@ public interface JournalProgress {
     boolean applied(SkuId sku, long mark);
 
     /**
-     * Waits until everything journaled for the SKU so far is applied; false if not within {@code max}.
-     * A journal that cannot tell for a moment (a broker failing over) is asked again until the
-     * deadline: a wait that gives up at the first hiccup would read as "not applied".
+     * Waits until everything journaled for the SKU so far is applied; false if not within {@code max},
+     * or when the journal still cannot tell then ({@link #await}).
      */
     default boolean awaitApplied(SkuId sku, Duration max) {
-        long deadline = System.nanoTime() + max.toNanos();
-        Long mark = null;
-        while (true) {
-            try {
-                if (mark == null) {
-                    mark = mark(sku);
-                }
-                if (applied(sku, mark)) {
-                    return true;
-                }
-            } catch (RuntimeException journalCannotTell) {
-                if (System.nanoTime() > deadline) {
-                    throw journalCannotTell;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
+        return await(max, AWAIT_POLL, () -> mark(sku), mark -> applied(sku, mark));
     }
 
     /**
      * Waits until everything journaled so far, for any SKU, is applied; false if not within
-     * {@code max}. For when the SKUs concerned are not known.
+     * {@code max}, or when the journal still cannot tell then. For when the SKUs concerned are not
+     * known.
      */
     boolean awaitAllApplied(Duration max);
+
+    /** How often a wait asks the journal again. */
+    Duration AWAIT_POLL = Duration.ofMillis(20);
+
+    /**
+     * The one wait every journal's {@code await…} goes through: takes the mark once, then asks
+     * whether it is applied every {@code poll} until it is (true) or {@code max} has passed (false).
+     * A journal that cannot tell (a broker failing over, a database that does not answer) is asked
+     * again until the deadline, and one that still cannot tell then answers false, like one that is
+     * behind: the callers turn false into "retry" (503) and apply nothing, where a failure would
+     * have reached the client as an unexpected error (500) for what is only a journal not yet back.
+     *
+     * @param <M> the mark: a position in the journal, or one per partition
+     */
+    static <M> boolean await(Duration max, Duration poll, Supplier<M> mark, Predicate<M> applied) {
+        long deadline = System.nanoTime() + max.toNanos();
+        M taken = null;
+        while (true) {
+            try {
+                if (taken == null) {
+                    taken = mark.get();
+                }
+                if (applied.test(taken)) {
+                    return true;
+                }
+            } catch (RuntimeException journalCannotTell) {
+                // asked again below, until the deadline
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(poll.toNanos());
+        }
+    }
 
     /** The synchronous journal: applied before acknowledged, so never behind. */
     JournalProgress IMMEDIATE = new JournalProgress() {

@@ -7,7 +7,6 @@ import io.stockguard.platform.PeriodicWork;
 import io.stockguard.platform.SqlStatements;
 import io.stockguard.stock.SkuId;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -32,7 +31,7 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
     static final int THROTTLED_RESERVATIONS_PER_SECOND = 200;
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
     /** How often a wait for the applier reads the marks again. */
-    private static final Duration AWAIT_POLL = Duration.ofMillis(10);
+    private static final Duration MARKS_POLL = Duration.ofMillis(10);
 
     private final JdbcTemplate jdbc;
     private final SqlStatements sql;
@@ -92,27 +91,7 @@ final class AppendedJournalProgress extends PeriodicWork implements JournalProgr
 
     @Override
     public boolean awaitAllApplied(Duration max) {
-        long deadline = System.nanoTime() + max.toNanos();
-        Long mark = null;
-        while (true) {
-            try {
-                JournalMarks now = marks();
-                if (mark == null) {
-                    mark = now.appended();
-                }
-                if (now.applied() >= mark) {
-                    return true;
-                }
-            } catch (RuntimeException databaseCannotTell) {
-                if (System.nanoTime() > deadline) {
-                    throw databaseCannotTell;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            LockSupport.parkNanos(AWAIT_POLL.toNanos());
-        }
+        return JournalProgress.await(max, MARKS_POLL, () -> marks().appended(), mark -> marks().applied() >= mark);
     }
 
     private JournalMarks marks() {

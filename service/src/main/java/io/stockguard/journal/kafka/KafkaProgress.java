@@ -89,29 +89,10 @@ final class KafkaProgress extends PeriodicWork implements JournalProgress {
     @Override
     public boolean awaitAllApplied(Duration max) {
         List<TopicPartition> all = allPartitions();
-        long deadline = System.nanoTime() + max.toNanos();
-        Map<TopicPartition, Long> marks = null;
-        while (true) {
-            try {
-                if (marks == null) {
-                    marks = endOffsets(all);
-                }
-                Map<TopicPartition, Long> committed = committed();
-                Map<TopicPartition, Long> ends = marks;
-                if (all.stream().allMatch(p -> committed.getOrDefault(p, 0L) >= ends.getOrDefault(p, 0L))) {
-                    return true;
-                }
-            } catch (IllegalStateException kafkaCannotTell) {
-                // A broker failing over answers late for a moment: ask again until the deadline.
-                if (System.nanoTime() > deadline) {
-                    throw kafkaCannotTell;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
+        return JournalProgress.await(max, JournalProgress.AWAIT_POLL, () -> endOffsets(all), ends -> {
+            Map<TopicPartition, Long> committed = committed();
+            return all.stream().allMatch(p -> committed.getOrDefault(p, 0L) >= ends.getOrDefault(p, 0L));
+        });
     }
 
     private List<TopicPartition> allPartitions() {
