@@ -168,8 +168,13 @@ final class KafkaClients {
         return Map.of(
                 // A writer retrying through a database outage keeps its partitions for this long.
                 ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofMinutes(10).toMillis(),
-                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000,
-                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000,
+                // How long the writers stay without an owner after a broker pause or a coordinator
+                // move: the coordinator that loads the group waits for each member it lists, and a
+                // writer that has rejoined under a new id is waited for until its old session ends
+                // (10 s measured in the chaos suite with 10 s here). 6 s is the least a broker
+                // accepts by default (group.min.session.timeout.ms); a heartbeat a third of it.
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000,
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000,
                 ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
                 ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
     }

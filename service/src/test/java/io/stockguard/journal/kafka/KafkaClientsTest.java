@@ -50,7 +50,7 @@ class KafkaClientsTest {
         KafkaClients defaults = new KafkaClients(bind(Map.of()));
         assertThat(defaults.producer()).containsEntry("reconnect.backoff.max.ms", 1_000);
         assertThat(defaults.consumer()).containsEntry("reconnect.backoff.max.ms", 1_000)
-                .containsEntry("session.timeout.ms", 10_000);
+                .containsEntry("session.timeout.ms", 6_000);
         assertThat(defaults.admin()).containsEntry("default.api.timeout.ms", 5_000);
 
         KafkaClients tuned = new KafkaClients(bind(Map.of(
