@@ -16,7 +16,7 @@ import java.util.List;
 public final class Checker {
 
     private final List<Rule> rules = List.of(new NoLostAck(), new NotAppliedMeansNotApplied(), new Idempotency(),
-            new ReadYourWrites(), new Bank(), new Drift(), new Liveness(), new CustomerLimit());
+            new ReadYourWrites(), new Bank(), new Drift(), new Liveness(), new CustomerLimit(), new ClearAnswers());
 
     public Verdict check(History history, CheckOptions options) {
         Evidence evidence = Evidence.of(history);

@@ -6,7 +6,7 @@ package io.stockguard.chaos.check;
  * one line what it checked; the result is built here, the same way for every rule.
  */
 public abstract sealed class Rule permits NoLostAck, NotAppliedMeansNotApplied, Idempotency, ReadYourWrites, Bank,
-        Drift, Liveness, CustomerLimit {
+        Drift, Liveness, CustomerLimit, ClearAnswers {
 
     private final String name;
 

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckerTest {
 
     @Test
-    void namesItsEightRulesInOrder() {
+    void namesItsNineRulesInOrder() {
         assertThat(new Checker().ruleNames()).containsExactly("no-lost-ack", "not-applied-means-not-applied",
-                "idempotency", "read-your-writes", "bank", "drift", "liveness", "customer-limit");
+                "idempotency", "read-your-writes", "bank", "drift", "liveness", "customer-limit", "clear-answers");
     }
 
     @Test
@@ -22,7 +22,7 @@ class CheckerTest {
         Verdict verdict = Scenarios.check(Scenarios.cleanRun());
         verdict.results().forEach(Scenarios::accepts);
         assertThat(verdict.valid()).isTrue();
-        assertThat(verdict.results()).hasSize(8);
+        assertThat(verdict.results()).hasSize(9);
     }
 
     @Test

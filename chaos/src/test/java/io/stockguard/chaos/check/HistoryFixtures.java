@@ -284,6 +284,11 @@ public final class HistoryFixtures {
             return complete(Op.Type.INFO, 0, null, null, null, null, null, null);
         }
 
+        /** A 5xx other than 503 UNAVAILABLE (as the client records it: in doubt). */
+        public HistoryFixtures inDoubt(int status, String code) {
+            return complete(Op.Type.INFO, status, code, null, null, null, null, null);
+        }
+
         /** read-sku: 200 with these counters. */
         public HistoryFixtures stock(long total, long available, long reserved, long sold) {
             return stock(HistoryFixtures.stock(total, available, reserved, sold));

@@ -32,7 +32,7 @@ class TextReportTest {
                 .at(60_000).finalUnknown("o1").settled("SKU-1", 10, 10, 0, 0).build();
         Verdict verdict = new Checker().check(history, CheckOptions.defaults(true));
         String text = TextReport.render(history, verdict, TITLE);
-        assertThat(text).contains("INVALID: 1 of 8 rules failed", "FAIL no-lost-ack: 1 of 1 orders lost",
+        assertThat(text).contains("INVALID: 1 of 9 rules failed", "FAIL no-lost-ack: 1 of 1 orders lost",
                 "     order o1: reserve acknowledged", "PASS bank:", "PASS drift:", "Faults\n  none");
         new Checker().ruleNames().forEach(rule -> assertThat(text).contains(rule));
     }
