@@ -89,7 +89,7 @@ public final class Bench {
             }
             contenders = all.stream().filter(options::selects).toList();
             String runId = Long.toString(System.currentTimeMillis() % 100_000_000, 36);
-            results = measure(options, contenders, new Runner(options.timeLimit(), options.warmUp(), runId,
+            results = measure(options, contenders, new Runner(options.timeLimit(), WarmUp.ofThisJvm(options.warmUp()), runId,
                     profiler));
         }
         List<RunResult> withCeiling = Report.withCeiling(results);

@@ -29,17 +29,17 @@ final class Runner {
     private static final int JUDGED_READS_MAX = 1_000_000;
 
     private final Duration timeLimit;
-    private final Duration warmUp;
+    private final WarmUp warmUp;
     private final String runId;
     private final Profiler profiler;
     private final AtomicInteger runs = new AtomicInteger();
 
     /**
-     * @param warmUp how long each contender runs, unmeasured, before its measured run, so that
-     *     every contender is measured with warm JIT-compiled code and warm connections
+     * @param warmUp how each contender runs, unmeasured, before its measured run, so that every
+     *     contender is measured with warm JIT-compiled code and warm connections
      * @param profiler records the clients' part of each measured run (not the warm-up, loading or counting)
      */
-    Runner(Duration timeLimit, Duration warmUp, String runId, Profiler profiler) {
+    Runner(Duration timeLimit, WarmUp warmUp, String runId, Profiler profiler) {
         this.timeLimit = timeLimit;
         this.warmUp = warmUp;
         this.runId = runId;
@@ -77,8 +77,12 @@ final class Runner {
 
     /** @param round the repetition, for the profile's name */
     RunResult run(Scenario scenario, Contender contender, int clients, int round) throws Exception {
-        if (!warmUp.isZero()) {
-            measure(scenario, contender, clients, warmUp, null);
+        WarmUp.Done warm = warmUp.run(() -> measure(scenario, contender, clients, warmUp.round(), null));
+        if (warm.rounds() > 1 || !warm.settled()) {
+            System.out.printf("  (%s, %d clients: warmed up in %d rounds of %d s; the compiler %s)%n", contender.name(),
+                    clients, warm.rounds(), warmUp.round().toSeconds(), warm.lastCompileMillis() < 0
+                            ? "time is not measured by this JVM" : warm.settled() ? "settled"
+                                    : "still worked " + warm.lastCompileMillis() + " ms in the last");
         }
         return measure(scenario, contender, clients, timeLimit,
                 scenario.name() + "-" + contender.name() + "-" + clients + "-" + round);

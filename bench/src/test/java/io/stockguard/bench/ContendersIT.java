@@ -61,7 +61,7 @@ class ContendersIT {
     @MethodSource("names")
     void correctContendersNeverOversellAndNaiveOnesAreCaughtOverselling(String name) throws Exception {
         Contender contender = contenders.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
-        Runner runner = new Runner(Duration.ofSeconds(30), Duration.ZERO, "t" + System.nanoTime() % 100_000,
+        Runner runner = new Runner(Duration.ofSeconds(30), WarmUp.ofThisJvm(Duration.ZERO), "t" + System.nanoTime() % 100_000,
                 Profiler.OFF);
         Scenario scenario = Scenario.hotSku(UNITS, 2_000);
         if (!contender.claimsCorrectness()) {

@@ -33,7 +33,7 @@ class GhostReadsTest {
 
     /** Queries after the sell-out wait until it is older than the ghost bound, so some are judged. */
     private static RunResult run(Shelf shelf) throws Exception {
-        return new Runner(Duration.ofSeconds(30), Duration.ZERO, "ghost", Profiler.OFF).run(MIXED, shelf, 4, 1);
+        return new Runner(Duration.ofSeconds(30), WarmUp.ofThisJvm(Duration.ZERO), "ghost", Profiler.OFF).run(MIXED, shelf, 4, 1);
     }
 
     /** A store of one SKU in memory (the checker is what is tested). */
