@@ -29,9 +29,31 @@ class ChaosQuickIT {
                 .sum());
         assertThat(outcomes).filteredOn(o -> o.run().tier().hasRedis()).extracting(o -> o.run().deployment()
                 .waitReplicas()).as("the default and the recommended setting, on each Redis tier").containsOnly(0, 1);
-        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.unexpectedFailures())
-                .as("rules broken on the %s tier (not known failures):%n%s", outcome.run().tier().label(),
-                        outcome.text())
-                .isEmpty());
+        // Only the broken runs, each with its failed rules and their counter-examples: CI keeps the
+        // first part of a failure's message, and a message that began with the passing runs' whole
+        // reports once hid which run had failed.
+        List<String> broken = outcomes.stream().filter(outcome -> !outcome.unexpectedFailures().isEmpty())
+                .map(ChaosQuickIT::brokenRun).toList();
+        assertThat(broken).as("runs with rules broken (not known failures); every report is in %s",
+                Path.of("target", "chaos-results").toAbsolutePath()).isEmpty();
+    }
+
+    /** The run, its failed rules and their counter-examples: the report's FAIL lines and what follows each. */
+    private static String brokenRun(Outcome outcome) {
+        StringBuilder text = new StringBuilder(outcome.run().tier().label() + " tier, "
+                + outcome.run().deployment().label() + ", seed " + outcome.run().seed() + ": "
+                + outcome.unexpectedFailures());
+        boolean inFailure = false;
+        for (String line : outcome.text().lines().toList()) {
+            if (line.startsWith("FAIL")) {
+                inFailure = true;
+            } else if (!line.startsWith(" ")) {
+                inFailure = false;
+            }
+            if (inFailure) {
+                text.append('\n').append(line.length() > 600 ? line.substring(0, 600) + " …" : line);
+            }
+        }
+        return text.toString();
     }
 }

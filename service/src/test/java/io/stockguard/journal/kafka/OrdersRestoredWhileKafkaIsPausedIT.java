@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.stockguard.testing.Ids;
+import io.stockguard.testing.LedgerChecks;
 import io.stockguard.testing.RunningService;
 import io.stockguard.testing.StockGuardClient;
 import io.stockguard.testkit.KafkaCluster;
@@ -11,7 +12,6 @@ import io.stockguard.testkit.RedisServer;
 import io.stockguard.testkit.TestDatabase;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,12 +44,9 @@ class OrdersRestoredWhileKafkaIsPausedIT {
             // of is looked up in the database, whose copy answers it.
             assertThat(redis.command("DEL", "sg:{" + sku + "}:m", "sg:{" + sku + "}:b", "sg:{" + sku + "}:x",
                     "sg:{o:" + order + "}", "sg:{" + sku + "}:o:" + order)).isNotEqualTo(":0");
-            AtomicInteger reloads = new AtomicInteger();
-            await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).until(() -> {
-                boolean made = client.reserve(Ids.order("reload"), new StockGuardClient.Line(sku, 1)).status() == 201;
-                return made && reloads.incrementAndGet() > 0 && redis.command("EXISTS", "sg:{" + sku + "}:m")
-                        .equals(":1");
-            });
+            await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).until(() -> client.reserve(
+                    Ids.order("reload"), new StockGuardClient.Line(sku, 1)).status() == 201
+                    && redis.command("EXISTS", "sg:{" + sku + "}:m").equals(":1"));
 
             kafka.pauseAll();
             try {
@@ -66,11 +63,16 @@ class OrdersRestoredWhileKafkaIsPausedIT {
                 assertThat(repeat.code()).isEqualTo("ORDER_CANCELLED");
             });
             service.awaitJournalApplied(sku);
+            assertThat(service.jdbc().queryForObject("SELECT state FROM reservation WHERE order_id = ?", String.class,
+                    order)).isEqualTo("CANCELLED");
+            Long reloadsHeld = service.jdbc().queryForObject("SELECT COUNT(*) FROM reservation WHERE order_id LIKE "
+                    + "'reload-%' AND state = 'RESERVED'", Long.class);
             StockGuardClient.Response stock = client.sku(sku);
-            assertThat(stock.number("available")).as("nothing held by the repeats: %s", stock.raw().body())
-                    .isEqualTo(10 - reloads.get());
-            assertThat(stock.number("reserved")).as("the reloads' orders only").isEqualTo(reloads.get());
+            assertThat(stock.number("reserved")).as("the reloads' orders only, nothing of the repeats: %s",
+                    stock.raw().body()).isEqualTo(reloadsHeld);
+            assertThat(stock.number("available")).isEqualTo(10 - reloadsHeld);
             assertThat(stock.number("sold")).isZero();
+            LedgerChecks.assertCountersMatchJournal(service.jdbc(), sku);
         }
     }
 }
