@@ -38,22 +38,17 @@ class ChaosQuickIT {
                 Path.of("target", "chaos-results").toAbsolutePath()).isEmpty();
     }
 
-    /** The run, its failed rules and their counter-examples: the report's FAIL lines and what follows each. */
+    /** The run, each failed rule with its summary and counter-example, and the command that reruns it. */
     private static String brokenRun(Outcome outcome) {
         StringBuilder text = new StringBuilder(outcome.run().tier().label() + " tier, "
-                + outcome.run().deployment().label() + ", seed " + outcome.run().seed() + ": "
-                + outcome.unexpectedFailures());
-        boolean inFailure = false;
-        for (String line : outcome.text().lines().toList()) {
-            if (line.startsWith("FAIL")) {
-                inFailure = true;
-            } else if (!line.startsWith(" ")) {
-                inFailure = false;
-            }
-            if (inFailure) {
-                text.append('\n').append(line.length() > 600 ? line.substring(0, 600) + " …" : line);
-            }
-        }
+                + outcome.run().deployment().label() + ", seed " + outcome.run().seed());
+        outcome.verdict().failures().stream().filter(failure -> outcome.unexpectedFailures().contains(failure.rule()))
+                .forEach(failure -> text.append("\nFAIL ").append(failure.rule()).append(": ")
+                        .append(failure.summary().length() > 600 ? failure.summary().substring(0, 600) + " …"
+                                : failure.summary())
+                        .append('\n').append(failure.counterExample()));
+        outcome.text().lines().filter(line -> line.contains("-- rerun:")).findFirst()
+                .ifPresent(rerun -> text.append('\n').append(rerun));
         return text.toString();
     }
 }
