@@ -20,9 +20,10 @@ await_up() { # await_up URL SECONDS
 }
 
 descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
-# CPU ticks so far of the service's JVM and of the servers beside it: every other process this
-# script started (wrk aside), and the embedded PostgreSQL, which detaches from the service.
-cpu_ticks() { # prints the service JVM's ticks, every server's beside it, and PostgreSQL's among those
+# CPU ticks so far of the service's JVM, of the servers beside it (every other process this script
+# started, wrk aside, and the embedded PostgreSQL, which detaches from the service), and of
+# PostgreSQL's processes among those (the postmaster and its backends all name themselves postgres).
+cpu_ticks() {
   local jvm=0 others=0 postgres=0 p t postmaster comm
   postmaster="$(head -1 "$work/data/postgres/postmaster.pid" 2>/dev/null || true)"
   for p in $(descendants $$; [ -n "$postmaster" ] && { echo "$postmaster"; descendants "$postmaster"; }); do
@@ -31,7 +32,6 @@ cpu_ticks() { # prints the service JVM's ticks, every server's beside it, and Po
     t="$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null)" || continue
     [ -n "$t" ] || continue
     if [ "$p" = "$service_pid" ]; then jvm=$t; else others=$((others + t)); fi
-    # The postmaster and its backends all name themselves postgres, on either network.
     [ "$comm" = postgres ] && postgres=$((postgres + t))
   done
   echo "$jvm $others $postgres"
