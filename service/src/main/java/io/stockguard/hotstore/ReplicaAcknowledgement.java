@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * with definite answers. A SKU is loaded into Redis again only while Redis reports the replicas
  * connected (load.lua), and a load that succeeds marks them present again: the seeds'
  * circuit-break, degrade, and return. A short wait with every replica connected (a replica slow
- * on a busy machine) degrades nothing: the change stands and is counted.
+ * on a busy machine) degrades nothing: the change stands and is counted. A wait that fails while
+ * Redis still answers counts as short; only one that fails with Redis silent too is "outcome unknown".
  */
 final class ReplicaAcknowledgement {
 
@@ -35,9 +36,10 @@ final class ReplicaAcknowledgement {
     private final RedisGateway redis;
     private final int wanted;
     private final Duration timeout;
-    private final Combiner<Boolean, Long> waits;
+    private final Combiner<Boolean, Wait> waits;
     private final AtomicBoolean missing = new AtomicBoolean();
     private final Counter shortWaits;
+    private final Counter failedWaits;
     /** How long an answer of {@link #mayLoad()} stands before Redis is asked again. */
     static final Duration LOAD_PROBE_EVERY = Duration.ofMillis(250);
     private final LongSupplier nanoTime;
@@ -46,6 +48,10 @@ final class ReplicaAcknowledgement {
     private final AtomicBoolean probing = new AtomicBoolean();
 
     private record LoadProbe(long at, boolean connected) {
+    }
+
+    /** What one wait came back with: the replicas that have every earlier change, or how it failed. */
+    private record Wait(long reached, RedisGateway.HotStoreUnavailable failure) {
     }
 
     ReplicaAcknowledgement(RedisGateway redis, RedisProperties properties, MeterRegistry meters) {
@@ -62,6 +68,9 @@ final class ReplicaAcknowledgement {
         this.shortWaits = Counter.builder("stockguard.redis.replica.short-waits")
                 .description("replica waits that came back with fewer replicas than stockguard.redis.wait-replicas")
                 .register(meters);
+        this.failedWaits = Counter.builder("stockguard.redis.replica.failed-waits")
+                .description("replica waits that failed while Redis still answered (counted as short waits too)")
+                .register(meters);
         Gauge.builder("stockguard.redis.replica.missing", missing, m -> m.get() ? 1 : 0)
                 .description("1 while the replicas wait-replicas asks for are missing (SKUs are sold by the database)")
                 .register(meters);
@@ -76,26 +85,41 @@ final class ReplicaAcknowledgement {
      * Waits for the replicas to have every change made so far; true when they do (or none are asked
      * for). False marks them missing.
      *
-     * @throws RedisGateway.HotStoreUnavailable when Redis failed during the wait
+     * @throws RedisGateway.HotStoreUnavailable when the wait failed and Redis does not answer either
      */
     boolean replicated() {
         if (wanted == 0) {
             return true;
         }
         // Taken into a wait within this, or the waits are stuck: counted as short.
-        Long reached = waits.submit(Boolean.TRUE, timeout.multipliedBy(4));
-        if (reached != null && reached < 0) {
-            throw new RedisGateway.HotStoreUnavailable("Redis failed while waiting for its replicas", null);
-        }
-        if (reached != null && reached >= wanted) {
+        Wait wait = waits.submit(Boolean.TRUE, timeout.multipliedBy(4));
+        boolean failed = wait != null && wait.failure() != null;
+        if (wait != null && !failed && wait.reached() >= wanted) {
             return true;
         }
         shortWaits.increment();
-        int connected = redis.connectedReplicas();
+        int connected;
+        try {
+            connected = redis.connectedReplicas();
+        } catch (RedisGateway.HotStoreUnavailable e) {
+            if (failed) {
+                throw new RedisGateway.HotStoreUnavailable("Redis failed while waiting for its replicas: "
+                        + wait.failure().getMessage(), wait.failure());
+            }
+            throw e;
+        }
+        if (failed) {
+            // Redis answers, so the wait was slow (a reply later than the command timeout on a
+            // machine starved of CPU) or lost with its connection: the change is in Redis, and the
+            // wait is judged as a short one. Answering "outcome unknown" here once gave a client a
+            // 503 with no fault at all.
+            failedWaits.increment();
+            log.debug("a replica wait failed while Redis answers ({} of {} replicas connected): {}", connected,
+                    wanted, wait.failure().getMessage());
+        }
         if (connected >= wanted) {
             // Connected but slow (a busy machine): the change stands, and Redis goes on selling.
-            log.debug("a replica wait came back with {} of {} replicas within {}, all of them connected", reached,
-                    wanted, timeout);
+            log.debug("a replica wait came back short within {}, with all {} replicas connected", timeout, wanted);
             return false;
         }
         if (missing.compareAndSet(false, true)) {
@@ -153,14 +177,14 @@ final class ReplicaAcknowledgement {
         }
     }
 
-    private void waitOnce(List<Combiner.Pending<Boolean, Long>> callers) {
-        long reached;
+    private void waitOnce(List<Combiner.Pending<Boolean, Wait>> callers) {
+        Wait result;
         try {
-            reached = redis.replicasAfterEarlierWrites(wanted, timeout);
+            result = new Wait(redis.replicasAfterEarlierWrites(wanted, timeout), null);
         } catch (RedisGateway.HotStoreUnavailable e) {
-            reached = -1;
+            result = new Wait(-1, e);
         }
-        long result = reached;
-        callers.forEach(caller -> caller.complete(result));
+        Wait done = result;
+        callers.forEach(caller -> caller.complete(done));
     }
 }
