@@ -155,6 +155,8 @@ final class AppliedRows {
         stamped.forEach(e -> wanted.add(Stamp.of(e)));
         Map<String, Object> parameters = Map.of(
                 "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
+                "buckets", stamped.stream().map(StockEvent::bucket).distinct().toList(),
+                "epochs", stamped.stream().map(StockEvent::epoch).distinct().toList(),
                 "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList());
         reads.add(sql.get("stampOwners"), parameters, rs -> {
             Stamp stamp = new Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
