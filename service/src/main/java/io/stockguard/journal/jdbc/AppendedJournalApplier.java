@@ -235,7 +235,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
         List<EventOutcome> outcomes = applier.apply(events, false);
         long last = entries.getLast().seq();
         jdbc.update(sql.get("markApplied"), last);
-        jdbc.update(sql.get("deleteApplied"), last);
+        jdbc.update(sql.get("deleteApplied"), claimed.getFirst(), last);
         return new Step.Applied(entries.size(), events, outcomes);
     }
 
@@ -266,7 +266,7 @@ final class AppendedJournalApplier implements SmartLifecycle {
                     keep(source, null, null, EventCodec.preview(entry.events()), unreadable.getMessage());
                 }
                 jdbc.update(sql.get("markApplied"), entry.seq());
-                jdbc.update(sql.get("deleteApplied"), entry.seq());
+                jdbc.update(sql.get("deleteApplied"), claimed.getFirst(), entry.seq());
             });
         } catch (RuntimeException e) {
             log.warn("setting a journal entry aside failed ({}); trying it again", Failures.summary(e));
