@@ -183,7 +183,9 @@ SELECT event_id FROM pending_event WHERE event_id IN (:eventIds);
 -- by a list, so the database probes for the stamps. Bounded by the SKU and the number alone, it read
 -- every stamped event of the SKU (bucket, the index's second column, was free): on PostgreSQL 15, a
 -- hot SKU some 10^5 events old, 100-400 ms a batch, two thirds of the time of the standard tier's
--- 30 costliest statements. The caller keeps only the exact stamps it asked for.
+-- 30 costliest statements. The lists still match every combination of their values, more rows than
+-- the stamps on a batch of many SKUs; PostgreSQL has an exact form (postgresql/ledger.sql). The
+-- caller keeps only the exact stamps it asked for.
 -- name: stampOwners
 SELECT sku_id, bucket, epoch, bucket_seq, event_id
 FROM stock_event
