@@ -32,8 +32,8 @@ import org.springframework.validation.annotation.Validated;
  *     database sells the SKUs, and Redis again once they are back. Not needed for safety: the history
  *     fence (always on) keeps a failover or restart from selling from a copy that lost writes. 0 (the
  *     default) turns it off; standalone and Sentinel only
- * @param waitTimeout how long one wait for those replicas may take; a wait that runs out with every
- *     replica still connected (a busy machine) degrades nothing
+ * @param waitTimeout how long one wait for those replicas may take; a wait that runs out, or fails
+ *     while Redis still answers, with every replica still connected (a busy machine) degrades nothing
  * @param breaker when to stop calling Redis and serve from the database
  * @param outbox how unapplied changes left by dead requests are swept into the database
  * @param preheat how SKUs are loaded into Redis in bulk
