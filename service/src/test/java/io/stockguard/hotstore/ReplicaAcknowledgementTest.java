@@ -9,7 +9,6 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,13 +25,7 @@ class ReplicaAcknowledgementTest {
 
     @BeforeEach
     void replicasGoMissing() {
-        RedisProperties properties = new RedisProperties("redis://localhost:6379", false, Duration.ofSeconds(2),
-                Duration.ofSeconds(2), Duration.ofDays(8), 100_000, Duration.ofSeconds(30), 1, Duration.ofMillis(100),
-                new RedisProperties.Breaker(50, 20, Duration.ofSeconds(3)),
-                new RedisProperties.Outbox(Duration.ofSeconds(1), Duration.ofSeconds(10), 500),
-                new RedisProperties.Preheat(200, Duration.ofMillis(50), Duration.ofSeconds(5)),
-                new RedisProperties.Takeover(Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(2)),
-                null, null, null, new RedisProperties.Tls(null, null, null));
+        RedisProperties properties = ScriptFixture.properties("redis://localhost:6379", 1);
         replicas = new ReplicaAcknowledgement(redis, properties, new SimpleMeterRegistry(), nanos::get);
         assertThat(replicas.mayLoad()).as("nothing missing yet: a load may always be tried").isTrue();
         when(redis.replicasAfterEarlierWrites(anyInt(), any())).thenReturn(0L);

@@ -54,8 +54,17 @@ final class ScriptFixture implements AutoCloseable, AfterAllCallback {
     }
 
     static RedisProperties properties(String url, RedisProperties.Tls tls) {
+        return properties(url, 0, tls);
+    }
+
+    /** With {@code stockguard.redis.wait-replicas} set to {@code waitReplicas}. */
+    static RedisProperties properties(String url, int waitReplicas) {
+        return properties(url, waitReplicas, new RedisProperties.Tls(null, null, null));
+    }
+
+    private static RedisProperties properties(String url, int waitReplicas, RedisProperties.Tls tls) {
         return new RedisProperties(url, false, Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofDays(8),
-                100_000, Duration.ofSeconds(30), 0, Duration.ofMillis(100),
+                100_000, Duration.ofSeconds(30), waitReplicas, Duration.ofMillis(100),
                 new RedisProperties.Breaker(50, 20, Duration.ofSeconds(3)),
                 new RedisProperties.Outbox(Duration.ofSeconds(1), Duration.ofSeconds(10), 500),
                 new RedisProperties.Preheat(200, Duration.ofMillis(50), Duration.ofSeconds(5)),
