@@ -65,9 +65,9 @@ SELECT sku_id, bucket FROM changed;
 
 -- Who already holds each hot-store stamp, one index probe per stamp: the stamps come as four
 -- arrays, one element per stamp (the generic form bounds each column by a list, which matches every
--- combination of them: on a batch of 50 SKUs after a pause, 20,400 rows read for 500 stamps, 20-50
--- ms, where this join reads 500 in 4-10 ms on PostgreSQL 18; a row-value IN list of the 500 took
--- 150-300 ms to plan).
+-- combination of them: on a batch of 50 SKUs after a pause, 20,400 rows read for 500 stamps in 21-49
+-- ms, where this join reads the 500 in 6-12 ms on PostgreSQL 18; a row-value IN list of the 500 took
+-- 140-330 ms to plan).
 -- name: stampOwners
 SELECT e.sku_id, e.bucket, e.epoch, e.bucket_seq, e.event_id
 FROM unnest(CAST(:stampSkus AS text[]), CAST(:stampBuckets AS int[]), CAST(:stampEpochs AS bigint[]),
