@@ -153,18 +153,19 @@ final class AppliedRows {
         }
         Set<Stamp> wanted = new HashSet<>();
         stamped.forEach(e -> wanted.add(Stamp.of(e)));
-        // Both forms' parameters: each statement reads the ones it names (PostgreSQL's, one array
-        // element per stamp; the generic one, a list of each column's values).
-        Map<String, Object> parameters = Map.of(
-                "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
-                "buckets", stamped.stream().map(StockEvent::bucket).distinct().toList(),
-                "epochs", stamped.stream().map(StockEvent::epoch).distinct().toList(),
-                "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList(),
+        // PostgreSQL's statement takes the stamps as four arrays, one element per stamp; the generic
+        // one, a list of each column's values.
+        Map<String, Object> parameters = dialect == SqlDialect.POSTGRESQL ? Map.of(
                 "stampSkus", new QueryPipeline.SqlArray("text", stamped.stream().map(e -> e.skuId().value()).toArray()),
                 "stampBuckets", new QueryPipeline.SqlArray("int4", stamped.stream().map(StockEvent::bucket).toArray()),
                 "stampEpochs", new QueryPipeline.SqlArray("int8", stamped.stream().map(StockEvent::epoch).toArray()),
                 "stampSequences", new QueryPipeline.SqlArray("int8",
-                        stamped.stream().map(StockEvent::sequence).toArray()));
+                        stamped.stream().map(StockEvent::sequence).toArray()))
+                : Map.of(
+                "skuIds", stamped.stream().map(e -> e.skuId().value()).distinct().toList(),
+                "buckets", stamped.stream().map(StockEvent::bucket).distinct().toList(),
+                "epochs", stamped.stream().map(StockEvent::epoch).distinct().toList(),
+                "sequences", stamped.stream().map(StockEvent::sequence).distinct().toList());
         reads.add(sql.get("stampOwners"), parameters, rs -> {
             Stamp stamp = new Stamp(SkuId.of(rs.getString("sku_id")), rs.getInt("bucket"),
                     rs.getLong("epoch"), rs.getLong("bucket_seq"));

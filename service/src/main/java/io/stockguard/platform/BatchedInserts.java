@@ -1,7 +1,6 @@
 package io.stockguard.platform;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.util.Locale;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.stereotype.Component;
 
@@ -20,16 +19,11 @@ class BatchedInserts implements BeanPostProcessor {
 
     @Override
     public Object postProcessBeforeInitialization(Object bean, String beanName) {
-        if (bean instanceof HikariDataSource pool && pool.getJdbcUrl() != null
-                && pool.getJdbcUrl().startsWith("jdbc:postgresql:") && !given(pool)) {
+        if (bean instanceof HikariDataSource pool && DriverSettings.isPostgres(pool)
+                && !DriverSettings.given(pool, REWRITE)) {
             // A string, as the driver reads only the string-valued entries of its properties.
             pool.addDataSourceProperty(REWRITE, "true");
         }
         return bean;
-    }
-
-    private static boolean given(HikariDataSource pool) {
-        return pool.getDataSourceProperties().containsKey(REWRITE)
-                || pool.getJdbcUrl().toLowerCase(Locale.ROOT).contains(REWRITE.toLowerCase(Locale.ROOT) + "=");
     }
 }

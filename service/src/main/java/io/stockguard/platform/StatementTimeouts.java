@@ -2,7 +2,6 @@ package io.stockguard.platform;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import java.util.Locale;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -36,7 +35,7 @@ class StatementTimeouts implements BeanPostProcessor {
 
     @Override
     public Object postProcessBeforeInitialization(Object bean, String beanName) {
-        if (bean instanceof HikariDataSource pool && isPostgres(pool)
+        if (bean instanceof HikariDataSource pool && DriverSettings.isPostgres(pool)
                 && properties.getObject().pooler() == DatabaseProperties.Pooler.NONE) {
             // Before the deployment's own, if it has one: never skipped, and overridden only by a
             // statement_timeout the deployment sets there itself.
@@ -44,15 +43,15 @@ class StatementTimeouts implements BeanPostProcessor {
             String bound = "SET statement_timeout = " + timeoutMillis();
             pool.setConnectionInitSql(given == null || given.isBlank() ? bound : bound + "; " + given);
         }
-        if (bean instanceof HikariDataSource pool && !socketTimeoutGiven(pool)) {
+        if (bean instanceof HikariDataSource pool && !DriverSettings.given(pool, SOCKET_TIMEOUT)) {
             long millis = properties.getObject().socketTimeout().toMillis();
             // PostgreSQL's driver counts this setting in whole seconds, MySQL's and MariaDB's in ms;
             // a string, as drivers read only the string-valued entries of their properties.
-            pool.addDataSourceProperty(SOCKET_TIMEOUT, Long.toString(isPostgres(pool) ? (millis + 999) / 1000
-                    : millis));
+            pool.addDataSourceProperty(SOCKET_TIMEOUT,
+                    Long.toString(DriverSettings.isPostgres(pool) ? (millis + 999) / 1000 : millis));
         }
         if (bean instanceof JdbcTemplate jdbc && !(jdbc.getDataSource() instanceof HikariDataSource pool
-                && isPostgres(pool))) {
+                && DriverSettings.isPostgres(pool))) {
             jdbc.setQueryTimeout(wholeSeconds(properties.getObject().statementTimeout()));
         }
         return bean;
@@ -65,15 +64,5 @@ class StatementTimeouts implements BeanPostProcessor {
 
     private long timeoutMillis() {
         return properties.getObject().statementTimeout().toMillis();
-    }
-
-    /** A deployment that sets the driver's own socket timeout (in the URL or the pool's properties) keeps it. */
-    private static boolean socketTimeoutGiven(HikariDataSource pool) {
-        return pool.getDataSourceProperties().containsKey(SOCKET_TIMEOUT) || (pool.getJdbcUrl() != null
-                && pool.getJdbcUrl().toLowerCase(Locale.ROOT).contains("sockettimeout="));
-    }
-
-    private static boolean isPostgres(HikariDataSource pool) {
-        return pool.getJdbcUrl() != null && pool.getJdbcUrl().startsWith("jdbc:postgresql:");
     }
 }
