@@ -736,42 +736,9 @@ class HotStoreOwnershipIT {
             diedHalfWay(order, asked, List.of(sku), System.currentTimeMillis(), false);
         }
 
-        /**
-         * What a reservation request that went away half-way leaves: its order record opening (made
-         * long ago, or given up on), the lines of {@code reservedSkus} reserved in Redis and not
-         * journaled, nothing of the others.
-         *
-         * @param changedAt when its changes were made (the outbox sweeper takes them once old enough)
-         */
         private void diedHalfWay(String order, List<io.stockguard.stock.StockLine> asked, List<String> reservedSkus,
                 long changedAt, boolean gaveUp) {
-            io.stockguard.reservation.ReserveCommand command = new io.stockguard.reservation.ReserveCommand(
-                    io.stockguard.stock.OrderId.of(order), asked, Duration.ofMinutes(15), false,
-                    io.stockguard.platform.Caller.SYSTEM);
-            long stale = System.currentTimeMillis() - 120_000;
-            // As a request does it: the record opened first, touched now (a sweeper that meets a line
-            // finds its order in progress), then the lines, then the request goes away.
-            hot.writeOrderRecord(order, Map.of("st", "OPENING", "fp", command.fingerprint(),
-                    "ln", asked.stream().map(l -> l.skuId().value() + "|" + l.qty()).reduce((a, b) -> a + ";" + b)
-                            .orElseThrow(), "c", Long.toString(stale), "e", Long.toString(stale + 900_000), "t", "",
-                    "u", Long.toString(System.currentTimeMillis())));
-            try (RedisGateway gateway = new RedisGateway(ScriptFixture.properties(redis.uri()),
-                    io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
-                for (String sku : reservedSkus) {
-                    String epoch = hot.redis().hget("sg:{" + sku + "}:m", "epoch");
-                    int qty = asked.stream().filter(l -> l.skuId().value().equals(sku)).findFirst().orElseThrow().qty();
-                    List<String> arguments = new ArrayList<>(List.of(order, Integer.toString(qty), "0", "0",
-                            Long.toString(changedAt), Long.toString(changedAt + 900_000), command.fingerprint(), "",
-                            "test", "3600", "100000", epoch, "", ""));
-                    for (int i = 0; i < 8; i++) {
-                        arguments.add(io.stockguard.journal.EventIds.next());
-                    }
-                    Reply reserved = new Reply(gateway.run(Script.RESERVE, Keys.reserveKeys(
-                            io.stockguard.stock.SkuId.of(sku), io.stockguard.stock.OrderId.of(order)), arguments));
-                    assertThat(reserved.status()).isEqualTo("OK");
-                }
-            }
-            hot.redis().hset("sg:{o:" + order + "}", gaveUp ? Map.of("g", "1") : Map.of("u", Long.toString(stale)));
+            DeadRequests.leftHalfWay(hot, redis.uri(), order, asked, reservedSkus, changedAt, gaveUp);
         }
 
         /** A SKU of 10 units in one bucket, with one reserved, so the hot store owns it. */
