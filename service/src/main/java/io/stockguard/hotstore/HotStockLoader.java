@@ -91,8 +91,11 @@ final class HotStockLoader {
             arguments.add(Long.toString(units));
         });
         SkuId sku = source.skuId();
-        return redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku), Keys.outbox(sku),
-                        Keys.customers(sku), Keys.gives(sku)), arguments)
+        // Registered before it is loaded, and loaded only once the register has it: a copy the
+        // register lacks would leave its outbox to the sweeper's slow walk of every key.
+        return redis.registerLoaded(sku)
+                .thenCompose(registered -> redis.runAsync(Script.LOAD, List.of(Keys.meta(sku), Keys.buckets(sku),
+                        Keys.outbox(sku), Keys.customers(sku), Keys.gives(sku)), arguments))
                 .thenApply(values -> {
                     Reply reply = new Reply(values);
                     return switch (reply.status()) {

@@ -40,6 +40,10 @@ final class OutboxSweeper extends PeriodicWork {
     private static final Logger log = LoggerFactory.getLogger(OutboxSweeper.class);
     /** Pages read per SKU and sweep: each settled half-way order means reading the outbox again. */
     private static final int PAGES_PER_SKU_MAX = 20;
+    /** SKUs of the register read, and their outboxes' lengths asked (pipelined), per round trip. */
+    private static final int REGISTER_PAGE = 500;
+    /** Keys the slow walk over every key looks at per sweep (Redis's scan count: about that many). */
+    private static final int WALK_PAGE = 1_000;
 
     private final RedisGateway redis;
     private final Consumer<List<StockEvent>> forward;
@@ -48,6 +52,8 @@ final class OutboxSweeper extends PeriodicWork {
     private final HalfWayOrders halfWay;
     /** Set once the ledger exists (it is built after the sweeper); until then such orders wait. */
     private volatile LeftSettlements leftSettlements = (order, state) -> false;
+    /** Where the slow walk over every key goes on; null: at the start. Sweeps never overlap. */
+    private ScanCursor walk;
 
     /** Finishes a confirm, cancel or expiry that its caller left half-way, as a retry of it would. */
     @FunctionalInterface
@@ -75,21 +81,50 @@ final class OutboxSweeper extends PeriodicWork {
         this.leftSettlements = finisher;
     }
 
-    /** One sweep over every outbox; returns how many entries (and half-way orders) it settled. */
-    int sweep() {
+    /**
+     * One sweep over every outbox; returns how many entries (and half-way orders) it settled. The
+     * outboxes are found through the register of loaded SKUs ({@link Keys#LOADED}), their lengths
+     * asked a page at a time, so a sweep's cost follows the SKUs, not the order and line records
+     * beside them; then one page of the slow walk over every key ({@link #walkOnePage}).
+     */
+    synchronized int sweep() {
         Instant before = clock.instant().minus(settings.minimumAge());
+        Set<SkuId> swept = new HashSet<>();
         int settled = 0;
         ScanCursor cursor = null;
         do {
-            RedisGateway.ScanPage page = redis.scanOutboxes(cursor, 100);
-            for (String key : page.keys()) {
-                SkuId sku = Keys.skuOfOutbox(key);
-                if (sku != null) {
+            RedisGateway.LoadedPage page = redis.loadedSkus(cursor, REGISTER_PAGE);
+            List<Long> lengths = redis.outboxLengths(page.skus());
+            for (int i = 0; i < page.skus().size(); i++) {
+                SkuId sku = page.skus().get(i);
+                // A set's scan may return a member twice.
+                if (lengths.get(i) > 0 && swept.add(sku)) {
                     settled += settle(sku, before);
                 }
             }
             cursor = page.next();
         } while (cursor != null);
+        return settled + walkOnePage(before, swept);
+    }
+
+    /**
+     * The backstop: a page of a walk over every key, which goes on where the last sweep's page
+     * ended and starts over once it has been round. Each outbox it meets is put in the register and
+     * swept, so an outbox the register does not name (the register lost with its node in a Cluster
+     * failover, or made before this service had one) is found within a walk's time: about the
+     * number of keys divided by {@link #WALK_PAGE} sweeps.
+     */
+    private int walkOnePage(Instant before, Set<SkuId> swept) {
+        RedisGateway.ScanPage page = redis.scanOutboxes(walk, WALK_PAGE);
+        walk = page.next();
+        int settled = 0;
+        for (String key : page.keys()) {
+            SkuId sku = Keys.skuOfOutbox(key);
+            if (sku != null && swept.add(sku)) {
+                redis.registerLoadedNow(sku);
+                settled += settle(sku, before);
+            }
+        }
         return settled;
     }
 

@@ -19,6 +19,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.stockguard.stock.SkuId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -259,6 +260,47 @@ final class RedisGateway implements AutoCloseable {
 
     long outboxLength(String key) {
         return call(() -> await(commands().xlen(key).toCompletableFuture()));
+    }
+
+    /** How many entries each SKU's outbox holds (0: none, or no outbox), pipelined; in the SKUs' order. */
+    List<Long> outboxLengths(List<SkuId> skus) {
+        return call(() -> {
+            List<CompletableFuture<Long>> sent = new ArrayList<>(skus.size());
+            skus.forEach(sku -> sent.add(commands().xlen(Keys.outbox(sku)).toCompletableFuture()));
+            await(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
+            return sent.stream().map(CompletableFuture::join).toList();
+        });
+    }
+
+    /**
+     * Puts the SKU in the register of SKUs loaded into this Redis ({@link Keys#LOADED}), which the
+     * outbox sweeper reads instead of walking every key. Sent before the load it precedes, without
+     * waiting: the caller chains the load on it.
+     */
+    CompletableFuture<Long> registerLoaded(SkuId sku) {
+        try {
+            return commands().sadd(Keys.LOADED, sku.value()).toCompletableFuture();
+        } catch (RedisException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** {@link #registerLoaded}, waited for as every command is. */
+    void registerLoadedNow(SkuId sku) {
+        call(() -> await(registerLoaded(sku)));
+    }
+
+    /** SKUs of the register of loaded SKUs, about {@code count} per call; pass the returned cursor back to go on. */
+    LoadedPage loadedSkus(ScanCursor cursor, int count) {
+        return call(() -> {
+            var page = await(commands().sscan(Keys.LOADED, cursor == null ? ScanCursor.INITIAL : cursor,
+                    ScanArgs.Builder.limit(count)).toCompletableFuture());
+            return new LoadedPage(page.getValues().stream().map(SkuId::of).toList(),
+                    page.isFinished() ? null : page);
+        });
+    }
+
+    record LoadedPage(List<SkuId> skus, ScanCursor next) {
     }
 
     /**

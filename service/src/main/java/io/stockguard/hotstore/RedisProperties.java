@@ -103,7 +103,9 @@ public record RedisProperties(
     }
 
     /**
-     * @param sweepInterval how often the outbox is swept
+     * @param sweepInterval how often the outboxes are swept: those of the SKUs loaded into Redis, and
+     *     one page (about 1,000 keys) of a slow walk over every key for any the register of loaded
+     *     SKUs missed
      * @param minimumAge entries younger than this belong to requests still running; the sweeper
      *     leaves them to their request
      * @param batchSize entries applied per SKU and sweep
