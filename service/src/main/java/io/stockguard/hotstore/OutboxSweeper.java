@@ -115,7 +115,14 @@ final class OutboxSweeper extends PeriodicWork {
      * number of keys divided by {@link #WALK_PAGE} sweeps.
      */
     private int walkOnePage(Instant before, Set<SkuId> swept) {
-        RedisGateway.ScanPage page = redis.scanOutboxes(walk, WALK_PAGE);
+        RedisGateway.ScanPage page;
+        try {
+            page = redis.scanOutboxes(walk, WALK_PAGE);
+        } catch (RuntimeException e) {
+            // A cursor a node that went away can no longer follow would stop the walk for good.
+            walk = null;
+            throw e;
+        }
         walk = page.next();
         int settled = 0;
         for (String key : page.keys()) {
