@@ -57,6 +57,10 @@ final class RedisGateway implements AutoCloseable {
     private volatile StatefulRedisConnection<String, String> waitConnection;
     private final CircuitBreaker breaker;
     private final Duration timeout;
+    /** SKUs this instance has put in the register of loaded SKUs since it started (see registerOnFirstUse). */
+    private final java.util.Set<SkuId> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** SKUs remembered as registered; beyond this the memory starts over (each SKU is registered again once). */
+    private static final int REGISTERED_MAX = 2_000_000;
     private final boolean cluster;
     private final ObservationRegistry observations;
 
@@ -157,12 +161,38 @@ final class RedisGateway implements AutoCloseable {
         } catch (RedisException e) {
             return CompletableFuture.failedFuture(e);
         }
+        registerOnFirstUse(commands, keys);
         CompletableFuture<List<Object>> bySha = commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI,
                 keyArray, argumentArray).toCompletableFuture();
         return bySha.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                 ? commands.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, keyArray, argumentArray)
                         .toCompletableFuture()
                 : CompletableFuture.failedFuture(unwrap(failure)));
+    }
+
+    /**
+     * Puts the SKU of an outbox the script names in the register of loaded SKUs ({@link Keys#LOADED}),
+     * once per SKU while this instance runs, sent ahead of the script on the same connection. A load
+     * registers its SKU itself; this covers copies loaded by a version of the service that kept no
+     * register, whose outboxes the sweeper would otherwise find only by its slow walk over every key.
+     * A registration that fails is tried again with the SKU's next script.
+     */
+    private void registerOnFirstUse(RedisClusterAsyncCommands<String, String> commands, List<String> keys) {
+        for (String key : keys) {
+            SkuId sku = Keys.skuOfOutbox(key);
+            if (sku == null || registered.contains(sku)) {
+                continue;
+            }
+            if (registered.size() >= REGISTERED_MAX) {
+                registered.clear();
+            }
+            registered.add(sku);
+            commands.sadd(Keys.LOADED, sku.value()).whenComplete((added, failure) -> {
+                if (failure != null) {
+                    registered.remove(sku);
+                }
+            });
+        }
     }
 
     /** The outbox entries with these ids that are still there, pipelined. */

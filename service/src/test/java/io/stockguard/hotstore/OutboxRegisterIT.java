@@ -104,6 +104,27 @@ class OutboxRegisterIT {
         hot.awaitMatchesDatabase(service.jdbc(), sku);
     }
 
+    /**
+     * A copy loaded by a version of the service that kept no register: the first script an
+     * instance runs on the SKU registers it, so the sweeper's next sweep finds its outbox.
+     */
+    @Test
+    void theFirstScriptAnInstanceRunsOnASkuRegistersIt() {
+        String sku = loadedSku("first-use");
+        hot.redis().srem(Keys.LOADED, sku);
+        SkuId id = SkuId.of(sku);
+        try (RedisGateway upgraded = new RedisGateway(ScriptFixture.properties(redis.uri()),
+                io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("test"))) {
+            assertThat(new Reply(upgraded.run(Script.OUTBOX, List.of(Keys.meta(id), Keys.outbox(id)), List.of("10")))
+                    .status()).isEqualTo("OK");
+            assertThat(hot.redis().sismember(Keys.LOADED, sku)).as("registered by the instance's first script on it")
+                    .isTrue();
+            hot.redis().srem(Keys.LOADED, sku);
+            upgraded.run(Script.OUTBOX, List.of(Keys.meta(id), Keys.outbox(id)), List.of("10"));
+            assertThat(hot.redis().sismember(Keys.LOADED, sku)).as("once per SKU while the instance runs").isFalse();
+        }
+    }
+
     /** A SKU of 10 units with one reserved, so that Redis holds it. */
     private String loadedSku(String name) {
         String sku = Ids.sku(name);
