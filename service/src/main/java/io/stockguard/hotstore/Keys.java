@@ -18,8 +18,8 @@ final class Keys {
     static final String REPLICATION_TICK = "sg:replication-tick";
 
     /**
-     * The register of SKUs loaded into this Redis: a set of SKU ids, each added before its first
-     * load and never removed (so it holds at most the catalogue). The outbox sweeper reads it to find
+     * The register of SKUs loaded into this Redis: a set of SKU ids, each added before its load
+     * and by each instance's first script on it, never removed (so it holds at most the catalogue). The outbox sweeper reads it to find
      * the SKUs' outboxes; walking every key instead cost a full pass over the order and line records
      * (kept for {@code line-lifetime}, 8 days) every second. Not in any SKU's hash slot: in a
      * Cluster it lives on one node, and the sweeper's slow walk of the keys finds what a failover of

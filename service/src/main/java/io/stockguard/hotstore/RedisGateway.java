@@ -40,6 +40,8 @@ final class RedisGateway implements AutoCloseable {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisGateway.class);
     static final String SCRIPT_OBSERVATION = "stockguard.redis.script";
+    /** SKUs remembered as registered; beyond this the memory starts over (each SKU is registered again once). */
+    private static final int REGISTERED_MAX = 2_000_000;
 
     /** Redis could not be used: down, too slow, or the breaker is open. Nothing is known to be applied. */
     static final class HotStoreUnavailable extends RuntimeException {
@@ -59,8 +61,6 @@ final class RedisGateway implements AutoCloseable {
     private final Duration timeout;
     /** SKUs this instance has put in the register of loaded SKUs since it started (see registerOnFirstUse). */
     private final java.util.Set<SkuId> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** SKUs remembered as registered; beyond this the memory starts over (each SKU is registered again once). */
-    private static final int REGISTERED_MAX = 2_000_000;
     private final boolean cluster;
     private final ObservationRegistry observations;
 
@@ -161,7 +161,7 @@ final class RedisGateway implements AutoCloseable {
         } catch (RedisException e) {
             return CompletableFuture.failedFuture(e);
         }
-        registerOnFirstUse(commands, keys);
+        registerOnFirstUse(keys);
         CompletableFuture<List<Object>> bySha = commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI,
                 keyArray, argumentArray).toCompletableFuture();
         return bySha.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
@@ -172,12 +172,13 @@ final class RedisGateway implements AutoCloseable {
 
     /**
      * Puts the SKU of an outbox the script names in the register of loaded SKUs ({@link Keys#LOADED}),
-     * once per SKU while this instance runs, sent ahead of the script on the same connection. A load
-     * registers its SKU itself; this covers copies loaded by a version of the service that kept no
-     * register, whose outboxes the sweeper would otherwise find only by its slow walk over every key.
-     * A registration that fails is tried again with the SKU's next script.
+     * once per SKU while this instance runs, sent ahead of the script (on the same connection, but
+     * for a Cluster, where the register lives on a node of its own). A load registers its SKU
+     * itself; this covers copies loaded by a version of the service that kept no register, whose
+     * outboxes the sweeper would otherwise find only by its slow walk over every key. A registration
+     * that fails is tried again with the SKU's next script.
      */
-    private void registerOnFirstUse(RedisClusterAsyncCommands<String, String> commands, List<String> keys) {
+    private void registerOnFirstUse(List<String> keys) {
         for (String key : keys) {
             SkuId sku = Keys.skuOfOutbox(key);
             if (sku == null || registered.contains(sku)) {
@@ -187,7 +188,7 @@ final class RedisGateway implements AutoCloseable {
                 registered.clear();
             }
             registered.add(sku);
-            commands.sadd(Keys.LOADED, sku.value()).whenComplete((added, failure) -> {
+            registerLoaded(sku).whenComplete((added, failure) -> {
                 if (failure != null) {
                     registered.remove(sku);
                 }
