@@ -59,8 +59,12 @@ final class RedisGateway implements AutoCloseable {
     private volatile StatefulRedisConnection<String, String> waitConnection;
     private final CircuitBreaker breaker;
     private final Duration timeout;
-    /** SKUs this instance has put in the register of loaded SKUs since it started (see registerOnFirstUse). */
-    private final java.util.Set<SkuId> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * The outbox keys whose SKUs this instance has put in the register of loaded SKUs since it
+     * started (see registerOnFirstUse): kept by key, so a script call that finds its SKU here makes
+     * no object of its own.
+     */
+    private final java.util.Set<String> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final boolean cluster;
     private final ObservationRegistry observations;
 
@@ -180,17 +184,20 @@ final class RedisGateway implements AutoCloseable {
      */
     private void registerOnFirstUse(List<String> keys) {
         for (String key : keys) {
+            if (registered.contains(key)) {
+                continue;
+            }
             SkuId sku = Keys.skuOfOutbox(key);
-            if (sku == null || registered.contains(sku)) {
+            if (sku == null) {
                 continue;
             }
             if (registered.size() >= REGISTERED_MAX) {
                 registered.clear();
             }
-            registered.add(sku);
+            registered.add(key);
             registerLoaded(sku).whenComplete((added, failure) -> {
                 if (failure != null) {
-                    registered.remove(sku);
+                    registered.remove(key);
                 }
             });
         }
