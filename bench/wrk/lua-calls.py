@@ -8,8 +8,9 @@ costs beyond its command. Redis must be empty of other work: its figures are wal
 usage: lua-calls.py PORT
 """
 import re
-import socket
 import sys
+
+from resp import Connection
 
 SCRIPTS = {
     "empty": "return 1",
@@ -26,42 +27,21 @@ CALLS, PIPELINE = 20_000, 200
 
 
 def main(port):
-    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    replies = sock.makefile("rb")
-
-    def encode(*args):
-        return ("*%d\r\n" % len(args) + "".join("$%d\r\n%s\r\n" % (len(a.encode()), a) for a in args)).encode()
-
-    def read():
-        line = replies.readline()
-        kind = line[:1]
-        if kind in (b"+", b":"):
-            return line[1:-2].decode()
-        if kind == b"-":
-            raise RuntimeError(line[1:-2].decode())
-        if kind == b"$":
-            size = int(line[1:])
-            return None if size < 0 else replies.read(size + 2)[:-2].decode()
-        return [read() for _ in range(int(line[1:]))]
-
-    def command(*args):
-        sock.sendall(encode(*args))
-        return read()
-
+    redis = Connection(port)
     print(f"{'script':20s} {'µs a script call':>17s}   µs a command inside")
     for name, body in SCRIPTS.items():
-        sha = command("SCRIPT", "LOAD", body)
-        command("CONFIG", "RESETSTAT")
+        sha = redis.command("SCRIPT", "LOAD", body)
+        redis.command("CONFIG", "RESETSTAT")
         for _ in range(CALLS // PIPELINE):
-            sock.sendall(b"".join(encode("EVALSHA", sha, "1", "lua-calls") for _ in range(PIPELINE)))
+            redis.send(*[("EVALSHA", sha, "1", "lua-calls")] * PIPELINE)
             for _ in range(PIPELINE):
-                read()
-        stats = command("INFO", "commandstats")
+                redis.read()
+        stats = redis.command("INFO", "commandstats")
         calls, usec = re.search(r"cmdstat_evalsha:calls=(\d+),usec=(\d+)", stats).groups()
         inner = ", ".join(f"{m.group(1)} {int(m.group(3)) / int(m.group(2)):.2f}" for m in
                           re.finditer(r"cmdstat_(hincrby|hset|hmget|info|time):calls=(\d+),usec=(\d+)", stats))
         print(f"{name:20s} {int(usec) / int(calls):17.2f}   {inner}")
-    command("DEL", "lua-calls")
+    redis.command("DEL", "lua-calls")
 
 
 if __name__ == "__main__":

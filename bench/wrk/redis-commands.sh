@@ -22,25 +22,7 @@ command -v python3 >/dev/null || { echo "needs python3" >&2; exit 2; }
 source "$ROOT/bench/wrk/tier.sh"
 
 # One command to the tier's Redis, its reply printed (bulk strings as their text).
-redis_command() {
-  python3 - "$redis_port" "$@" <<'PY'
-import socket, sys
-port, args = int(sys.argv[1]), sys.argv[2:]
-with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-    s.sendall(("*%d\r\n" % len(args) + "".join("$%d\r\n%s\r\n" % (len(a.encode()), a) for a in args)).encode())
-    reply = b""
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        reply += chunk
-        head, _, rest = reply.partition(b"\r\n")
-        if head[:1] in (b"+", b"-", b":") or (head[:1] == b"$" and len(rest) >= int(head[1:]) + 2):
-            break
-    head, _, rest = reply.partition(b"\r\n")
-    print(rest.decode() if head[:1] == b"$" else head[1:].decode())
-PY
-}
+redis_command() { python3 "$ROOT/bench/wrk/resp.py" "$redis_port" "$@"; }
 # Calls and microseconds per command since the last reset, costliest first: "name calls usec".
 command_stats() {
   redis_command INFO commandstats | sed -n 's/^cmdstat_\([a-z|]*\):calls=\([0-9]*\),usec=\([0-9]*\),.*/\1 \2 \3/p' |
