@@ -41,9 +41,7 @@ threads_now() {
   done
 }
 threads_now > "$work/threads-before.txt"
-wrk_threads=$(( conns < 2 ? 1 : 2 ))
-rate="$(wrk -t"$wrk_threads" -c"$conns" -d"${seconds}s" --timeout 10s -s "$ROOT/bench/wrk/reserve.lua" \
-  "http://localhost:$port" | awk '/Requests\/sec/ {print $2}')"
+rate="$(wrk_rate reserve "$conns" "$seconds")"
 threads_now > "$work/threads-after.txt"
 
 echo "tier $tier, network $network, reservations at $conns connections for $seconds s: $rate requests/s"

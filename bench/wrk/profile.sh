@@ -33,9 +33,7 @@ recording="$profiles/$tier-$what-$conns-$(date +%Y%m%d-%H%M%S).jfr"
 # Every wait, however short: at one connection a request waits well under the usual 10 ms threshold.
 jcmd "$service_pid" JFR.start name=profile settings=profile filename="$recording" \
   "jdk.ThreadPark#threshold=0ms" "jdk.SocketRead#threshold=0ms" "jdk.JavaMonitorEnter#threshold=0ms" >/dev/null
-threads=$(( conns < 2 ? 1 : 2 ))
-rate="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s -s "$ROOT/bench/wrk/$what.lua" \
-  "http://localhost:$port" | awk '/Requests\/sec/ {print $2}')"
+rate="$(wrk_rate "$what" "$conns" "$seconds")"
 jcmd "$service_pid" JFR.stop name=profile >/dev/null
 
 echo "tier $tier, network $network, $what at $conns connections for $seconds s: $rate requests/s"

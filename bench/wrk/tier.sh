@@ -130,6 +130,12 @@ service_pid=$!
 pids+=($service_pid)
 await_up "http://localhost:$port/actuator/health/liveness" 120
 
+# wrk_rate reserve|read CONNECTIONS SECONDS: one wrk run of that script against the service (one
+# wrk thread at one connection, two otherwise: the machine has two cores); prints requests/s.
+wrk_rate() {
+  wrk -t"$(( $2 < 2 ? 1 : 2 ))" -c"$2" -d"$3s" --timeout 10s -s "$ROOT/bench/wrk/$1.lua" "http://localhost:$port" \
+    | awk '/Requests\/sec/ {print $2}'
+}
 
 # The ladder's and the profile's subject: one SKU of 10^9 units (it never sells out) under the
 # order service's key (exported as SKU and KEY for the wrk scripts), then an unmeasured warm-up

@@ -30,9 +30,7 @@ timers() { # the sums and counts of every timer, one per line
     | grep -E '^[a-z_]+_seconds_(sum|count)\{' || true
 }
 timers > "$work/timers-before.txt"
-threads=$(( conns < 2 ? 1 : 2 ))
-rate="$(wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 10s -s "$ROOT/bench/wrk/reserve.lua" \
-  "http://localhost:$port" | awk '/Requests\/sec/ {print $2}')"
+rate="$(wrk_rate reserve "$conns" "$seconds")"
 timers > "$work/timers-after.txt"
 
 echo "tier $tier, network $network, reservations at $conns connections for $seconds s: $rate requests/s"
