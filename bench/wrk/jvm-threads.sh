@@ -62,6 +62,7 @@ awk -v rate="$rate" -v seconds="$seconds" -v hz="$hz" '
     n = rate * seconds
     if (n <= 0) { print "no reservation answered"; exit 1 }
     printf "%-20s %14s %14s\n", "threads", "user ms/res", "system ms/res"
+    fflush()  # before the sort below writes its lines to the same output
     for (name in user) {
       if (user[name] + sys[name] <= 0) continue
       printf "%-20s %14.3f %14.3f\n", name, user[name] * 1000 / hz / n, sys[name] * 1000 / hz / n | "sort -k2,2gr"
